@@ -1,0 +1,94 @@
+/**
+ * Typed errors with stable codes. Every code listed here is documented in
+ * docs/errors.md (a test keeps the two in step). Causes are wrapped with `{ cause }`.
+ *
+ * `retryable` tells the fetcher (and later the crawl engine) whether the same
+ * request may succeed if tried again.
+ */
+
+export const ErrorCodes = {
+  FC_ERR_INVALID_OPTION: 'An option has a wrong type, unit or value.',
+  FC_ERR_INVALID_URL: 'A URL could not be parsed or uses a scheme other than http/https.',
+  FC_ERR_OUT_OF_SCOPE: 'A URL (or a redirect target) lies outside the configured scope.',
+  FC_ERR_ROBOTS_DISALLOWED: "The site's robots.txt disallows the URL for our user-agent.",
+  FC_ERR_BLOCKED_ADDRESS:
+    'The host resolves to a loopback, private, link-local or metadata address that was not allowed.',
+  FC_ERR_DNS: 'The host name could not be resolved.',
+  FC_ERR_TOO_MANY_REDIRECTS: 'More redirects than `maxRedirects` were followed.',
+  FC_ERR_REDIRECT_LOOP: 'A redirect led back to a URL already visited in the same chain.',
+  FC_ERR_CONNECT_TIMEOUT: 'The TCP/TLS connection was not established within `connectTimeoutMs`.',
+  FC_ERR_HEADERS_TIMEOUT: 'The first byte of the response did not arrive within `firstByteTimeoutMs`.',
+  FC_ERR_TOTAL_TIMEOUT: 'The whole request did not finish within `totalTimeoutMs`.',
+  FC_ERR_NETWORK: 'The connection failed or was reset.',
+  FC_ERR_HTTP_STATUS: 'The server kept answering with a retryable status (5xx/429) until retries ran out.',
+  FC_ERR_ABORTED: 'The request was aborted by the caller.',
+  FC_ERR_RESOLVE_SPEC: 'A `--resolve HOST=IP[:PORT]` mapping is malformed.',
+  FC_ERR_TOPIC_FILE: 'A topic file cannot be read or is invalid (the message names file, line and field).',
+  FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export interface FocusCrawlErrorOptions {
+  cause?: unknown;
+  url?: string;
+  retryable?: boolean;
+}
+
+/** Base class of every error focuscrawl throws on purpose. */
+export class FocusCrawlError extends Error {
+  override name = 'FocusCrawlError';
+  readonly code: ErrorCode;
+  /** The URL concerned, when there is one. */
+  readonly url: string | undefined;
+  /** Whether trying the same request again may succeed. */
+  readonly retryable: boolean;
+
+  constructor(code: ErrorCode, message: string, options: FocusCrawlErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.url = options.url;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+function define(code: ErrorCode, name: string, retryable: boolean) {
+  const C = class extends FocusCrawlError {
+    constructor(message: string, options: FocusCrawlErrorOptions = {}) {
+      super(code, message, { retryable, ...options });
+      this.name = name;
+    }
+  };
+  Object.defineProperty(C, 'name', { value: name });
+  return C;
+}
+
+export const InvalidOptionError = define('FC_ERR_INVALID_OPTION', 'InvalidOptionError', false);
+export const InvalidUrlError = define('FC_ERR_INVALID_URL', 'InvalidUrlError', false);
+export const OutOfScopeError = define('FC_ERR_OUT_OF_SCOPE', 'OutOfScopeError', false);
+export const RobotsDisallowedError = define(
+  'FC_ERR_ROBOTS_DISALLOWED',
+  'RobotsDisallowedError',
+  false,
+);
+export const BlockedAddressError = define('FC_ERR_BLOCKED_ADDRESS', 'BlockedAddressError', false);
+export const DnsError = define('FC_ERR_DNS', 'DnsError', true);
+export const TooManyRedirectsError = define(
+  'FC_ERR_TOO_MANY_REDIRECTS',
+  'TooManyRedirectsError',
+  false,
+);
+export const RedirectLoopError = define('FC_ERR_REDIRECT_LOOP', 'RedirectLoopError', false);
+export const ConnectTimeoutError = define('FC_ERR_CONNECT_TIMEOUT', 'ConnectTimeoutError', true);
+export const HeadersTimeoutError = define('FC_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError', true);
+export const TotalTimeoutError = define('FC_ERR_TOTAL_TIMEOUT', 'TotalTimeoutError', true);
+export const NetworkError = define('FC_ERR_NETWORK', 'NetworkError', true);
+export const HttpStatusError = define('FC_ERR_HTTP_STATUS', 'HttpStatusError', false);
+export const AbortedError = define('FC_ERR_ABORTED', 'AbortedError', false);
+export const ResolveSpecError = define('FC_ERR_RESOLVE_SPEC', 'ResolveSpecError', false);
+export const TopicFileError = define('FC_ERR_TOPIC_FILE', 'TopicFileError', false);
+export const CliUsageError = define('FC_ERR_CLI_USAGE', 'CliUsageError', false);
+
+export function isFocusCrawlError(e: unknown): e is FocusCrawlError {
+  return e instanceof FocusCrawlError;
+}
