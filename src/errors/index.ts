@@ -17,13 +17,16 @@ export const ErrorCodes = {
   FC_ERR_TOO_MANY_REDIRECTS: 'More redirects than `maxRedirects` were followed.',
   FC_ERR_REDIRECT_LOOP: 'A redirect led back to a URL already visited in the same chain.',
   FC_ERR_CONNECT_TIMEOUT: 'The TCP/TLS connection was not established within `connectTimeoutMs`.',
-  FC_ERR_HEADERS_TIMEOUT: 'The first byte of the response did not arrive within `firstByteTimeoutMs`.',
+  FC_ERR_HEADERS_TIMEOUT:
+    'The first byte of the response did not arrive within `firstByteTimeoutMs`.',
   FC_ERR_TOTAL_TIMEOUT: 'The whole request did not finish within `totalTimeoutMs`.',
   FC_ERR_NETWORK: 'The connection failed or was reset.',
-  FC_ERR_HTTP_STATUS: 'The server kept answering with a retryable status (5xx/429) until retries ran out.',
+  FC_ERR_HTTP_STATUS:
+    'The server kept answering with a retryable status (5xx/429) until retries ran out.',
   FC_ERR_ABORTED: 'The request was aborted by the caller.',
   FC_ERR_RESOLVE_SPEC: 'A `--resolve HOST=IP[:PORT]` mapping is malformed.',
-  FC_ERR_TOPIC_FILE: 'A topic file cannot be read or is invalid (the message names file, line and field).',
+  FC_ERR_TOPIC_FILE:
+    'A topic file cannot be read or is invalid (the message names file, line and field).',
   FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
 } as const;
 

@@ -1,11 +1,17 @@
-// Public surface of the url stage. (Provisional body: being completed to DESIGN 1.4.)
-export function canonicalizeUrl(input: string, base?: string): string | null {
-  try {
-    const u = new URL(input, base);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
-    u.hash = '';
-    return u.href;
-  } catch {
-    return null;
-  }
-}
+// Public surface of the url stage: canonicalisation, hosts and domains, scope, depth.
+export {
+  canonicalizeUrl,
+  canonicalizeUrlOrThrow,
+  normalizePercentEncoding,
+  sortQuery,
+} from './canonicalize.js';
+export { hostOf, registrableDomain, registrableDomainOfHost } from './host.js';
+export { md5Hex } from './md5.js';
+export {
+  createScopeFilter,
+  linkDepth,
+  type ScopeFilter,
+  type ScopeOptions,
+  SEED_DEPTH,
+  scopeOptionsSchema,
+} from './scope.js';

@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { CliUsageError } from '../errors/index.js';
+
+export type FlagSpec = Record<
+  string,
+  { type: 'string' | 'boolean'; multiple?: boolean; short?: string; default?: string | boolean }
+>;
+
+export interface Parsed {
+  values: Record<string, string | boolean | string[] | boolean[] | undefined>;
+  positionals: string[];
+}
+
+/** Strict flag parsing: unknown flags and missing values become CliUsageError. */
+export function parseFlags(command: string, argv: string[], flags: FlagSpec): Parsed {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: flags,
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Parsed['values'], positionals };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new CliUsageError(`focuscrawl ${command}: ${msg}`, { cause: e });
+  }
+}
+
+export function str(p: Parsed, name: string): string | undefined {
+  const v = p.values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function strs(p: Parsed, name: string): string[] {
+  const v = p.values[name];
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === 'string');
+  return typeof v === 'string' ? [v] : [];
+}
+
+export function bool(p: Parsed, name: string): boolean {
+  return p.values[name] === true;
+}
+
+/** A non-negative integer flag, with a message naming the flag when it is not one. */
+export function int(p: Parsed, name: string, command: string): number | undefined {
+  const v = str(p, name);
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v)) {
+    throw new CliUsageError(
+      `focuscrawl ${command}: --${name} expects a non-negative integer, got "${v}"`,
+    );
+  }
+  return Number(v);
+}
+
+/** Sizes such as `2MiB`, `10KB`, `10240`. KB/KiB are both 1024 bytes (DESIGN 1.4's 10 KB = 10240). */
+export function bytes(p: Parsed, name: string, command: string): number | undefined {
+  const v = str(p, name);
+  if (v === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|kib|k|mb|mib|m|gb|gib|g)?$/i.exec(v.trim());
+  if (!m) {
+    throw new CliUsageError(
+      `focuscrawl ${command}: --${name} expects a size such as 10240, 10KB or 2MiB, got "${v}"`,
+    );
+  }
+  const unit = (m[2] ?? 'b').toLowerCase();
+  const mult = unit.startsWith('k')
+    ? 1024
+    : unit.startsWith('m')
+      ? 1024 ** 2
+      : unit.startsWith('g')
+        ? 1024 ** 3
+        : 1;
+  return Math.round(Number(m[1]) * mult);
+}

@@ -1,0 +1,70 @@
+// The `focuscrawl` command line: dispatches to one module per command.
+import { createRequire } from 'node:module';
+import { CliUsageError, isFocusCrawlError } from '../errors/index.js';
+import { demoCommand } from './commands/demo.js';
+import { inspectCommand } from './commands/inspect.js';
+import { testwebCommand } from './commands/testweb.js';
+
+export const VERSION: string = (
+  createRequire(import.meta.url)('../../package.json') as { version: string }
+).version;
+
+const USAGE = `focuscrawl ${VERSION}: a focused (topical) web crawler
+
+Usage: focuscrawl <command> [options]
+
+Commands:
+  inspect URL [--topic FILE] [--json]     fetch one page as the crawler would and explain it
+  testweb [--port N] [--seed S] [--size small|medium|large] [--log FILE]
+                                          serve the synthetic test web on 127.0.0.1
+  testweb labels [--seed S] [--size ...] [--topic ID] [--format json|urls|topic]
+                                          print the test web's ground-truth labels
+  demo                                    start the test web and show focuscrawl at work
+  help [COMMAND]                          show help (also: COMMAND --help)
+  version                                 print the version
+
+See docs/cli.md for every option.`;
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+const defaultIo: Io = {
+  out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
+  err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
+};
+
+type Command = (argv: string[], io: Io) => Promise<number>;
+const commands: Record<string, Command> = {
+  inspect: inspectCommand,
+  testweb: testwebCommand,
+  demo: demoCommand,
+};
+
+/** Runs the CLI; resolves to the process exit status. */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+      const sub = rest[0];
+      if (sub && commands[sub]) return await commands[sub](['--help'], io);
+      io.out(USAGE);
+      return 0;
+    }
+    if (name === 'version' || name === '--version' || name === '-v') {
+      io.out(VERSION);
+      return 0;
+    }
+    const cmd = commands[name];
+    if (!cmd)
+      throw new CliUsageError(`focuscrawl: unknown command "${name}" (try: focuscrawl help)`);
+    return await cmd(rest, io);
+  } catch (e) {
+    if (isFocusCrawlError(e)) {
+      io.err(`${e.code}: ${e.message}`);
+      return e.code === 'FC_ERR_CLI_USAGE' ? 2 : 1;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,360 @@
+/**
+ * The fetcher: composes the pieces, one hop at a time —
+ *   address guard → robots.txt → politeness slot → exchange (body cap,
+ *   decompression, timeouts) → retry → redirect → next hop.
+ * Each piece lives in its own module; this file only wires them.
+ */
+import { Agent, type Dispatcher, ProxyAgent } from 'undici';
+import {
+  AbortedError,
+  BlockedAddressError,
+  DnsError,
+  type FocusCrawlError,
+  InvalidOptionError,
+  InvalidUrlError,
+  RobotsDisallowedError,
+} from '../errors/index.js';
+import { canonicalizeUrl } from '../url/index.js';
+import { blockedHostKind } from './address.js';
+import { createConnector, HostResolver } from './connect.js';
+import {
+  defaultUserAgent,
+  type FetcherOptions,
+  type FetcherOptionsInput,
+  parseFetcherOptions,
+} from './options.js';
+import { PolitenessScheduler } from './politeness.js';
+import { followRedirect, isRedirect, type RedirectPolicy } from './redirect.js';
+import { errorRetryDelay } from './retry.js';
+import { loadFromResponse, RobotsCache, type RobotsLoad, verdictFor } from './robots/index.js';
+import { raceSignal, sleep } from './signal.js';
+import { type ExchangeConfig, exchange, type RawResponse } from './transport.js';
+import type {
+  Fetcher,
+  FetcherStats,
+  FetchInit,
+  FetchResult,
+  RedirectHop,
+  RobotsVerdict,
+} from './types.js';
+
+/** Redirects followed when fetching robots.txt (RFC 9309: at least five). */
+const ROBOTS_MAX_REDIRECTS = 5;
+const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const RESERVED_HEADERS = new Set([
+  'host',
+  'user-agent',
+  'accept-encoding',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+]);
+
+export function createFetcher(options?: FetcherOptionsInput): Fetcher {
+  return new HttpFetcher(parseFetcherOptions(options));
+}
+
+class HttpFetcher implements Fetcher {
+  readonly #o: FetcherOptions;
+  readonly #cfg: ExchangeConfig;
+  readonly #resolver: HostResolver;
+  readonly #agent: Agent;
+  readonly #proxy: ProxyAgent | undefined;
+  readonly #sched: PolitenessScheduler;
+  readonly #robots: RobotsCache;
+  readonly #redirects: RedirectPolicy;
+  #requests = 0;
+  #robotsRequests = 0;
+  #retries = 0;
+  #bytes = 0;
+  #bytesOnWire = 0;
+
+  constructor(o: FetcherOptions) {
+    this.#o = o;
+    this.#resolver = new HostResolver(o.resolve);
+    const headers = [
+      'user-agent',
+      o.userAgent ?? defaultUserAgent(o.contactUrl),
+      'accept',
+      ACCEPT,
+      'accept-encoding',
+      'gzip, deflate, br',
+    ];
+    for (const [name, value] of Object.entries(o.headers)) {
+      const n = name.toLowerCase();
+      if (RESERVED_HEADERS.has(n)) {
+        throw new InvalidOptionError(
+          `headers.${name}: this header is set by the fetcher${n === 'user-agent' ? ' (use the userAgent option)' : ''}`,
+        );
+      }
+      if (n === 'accept') headers[3] = value;
+      else headers.push(n, value);
+    }
+    this.#cfg = {
+      headers,
+      retry: o,
+      timeouts: o,
+    };
+    const common = {
+      connections: o.perHostConcurrency,
+      pipelining: 1,
+      keepAliveTimeout: o.keepAliveTimeoutMs,
+      headersTimeout: o.firstByteTimeoutMs,
+      bodyTimeout: o.totalTimeoutMs,
+    };
+    this.#agent = new Agent({
+      ...common,
+      connect: createConnector({
+        connectTimeoutMs: o.connectTimeoutMs,
+        resolver: this.#resolver,
+        allowPrivateAddresses: o.allowPrivateAddresses,
+        lookup: o.lookup,
+      }),
+    });
+    this.#proxy =
+      o.proxy === undefined
+        ? undefined
+        : new ProxyAgent({ ...common, uri: o.proxy, connect: { timeout: o.connectTimeoutMs } });
+    this.#sched = new PolitenessScheduler(o);
+    this.#robots = new RobotsCache({
+      maxEntries: o.robotsCacheSize,
+      ttlMs: o.robotsTtlMs,
+      errorTtlMs: o.robotsErrorTtlMs,
+      productToken: o.robotsAgent,
+      load: (robotsUrl) => this.#loadRobots(robotsUrl),
+    });
+    this.#redirects = { maxRedirects: o.maxRedirects, scope: o.scope };
+  }
+
+  async fetch(input: string, init?: FetchInit): Promise<FetchResult> {
+    const startedAt = Date.now();
+    const url = canonicalizeUrl(input);
+    if (url === null) throw new InvalidUrlError(`not an http(s) URL: ${JSON.stringify(input)}`);
+    const signal = init?.signal;
+    const skipRobots = init?.skipRobots === true || !this.#o.obeyRobots;
+    const chain: RedirectHop[] = [];
+    let current = url;
+    let attempts = 0;
+    for (;;) {
+      const u = new URL(current);
+      this.#checkHost(u.hostname, current);
+      const path = u.pathname + u.search;
+      const origin = u.origin;
+      let verdict: RobotsVerdict;
+      let crawlDelayMs = -1; // unknown: keep the host's last known Crawl-delay
+      if (skipRobots) {
+        verdict = skippedVerdict(origin);
+      } else {
+        const cached = this.#robots.peek(origin);
+        verdict =
+          cached === undefined
+            ? await this.#verdict(origin, path, signal)
+            : verdictFor(cached, path);
+        if (!verdict.allowed) throw disallowed(current, verdict, this.#o.robotsAgent);
+        crawlDelayMs = verdict.crawlDelayMs ?? 0;
+      }
+      const res = await this.#send(
+        u.hostname,
+        origin,
+        path,
+        current,
+        this.#o.maxBytes,
+        crawlDelayMs,
+        signal,
+      );
+      attempts += res.attempt;
+      const location = res.headers['location'];
+      if (isRedirect(res.status, location)) {
+        current = followRedirect(url, chain, current, res.status, location, this.#redirects);
+        continue;
+      }
+      return {
+        url,
+        finalUrl: current,
+        redirects: chain,
+        status: res.status,
+        headers: res.headers,
+        contentType: res.headers['content-type'],
+        body: res.body,
+        truncated: res.truncated,
+        bytesOnWire: res.bytesOnWire,
+        bytes: res.body.length,
+        attempts,
+        robots: verdict,
+        timings: {
+          startedAt,
+          firstByteMs: res.headersAt - startedAt,
+          totalMs: Date.now() - startedAt,
+        },
+      };
+    }
+  }
+
+  async robotsFor(input: string): Promise<RobotsVerdict> {
+    const url = canonicalizeUrl(input);
+    if (url === null) throw new InvalidUrlError(`not an http(s) URL: ${JSON.stringify(input)}`);
+    const u = new URL(url);
+    this.#checkHost(u.hostname, url);
+    if (!this.#o.obeyRobots) return skippedVerdict(u.origin);
+    return this.#verdict(u.origin, u.pathname + u.search, undefined);
+  }
+
+  async close(): Promise<void> {
+    this.#sched.close();
+    await Promise.all([this.#agent.destroy(), this.#proxy?.destroy()]);
+  }
+
+  stats(): FetcherStats {
+    return {
+      requests: this.#requests,
+      robotsRequests: this.#robotsRequests,
+      retries: this.#retries,
+      bytes: this.#bytes,
+      bytesOnWire: this.#bytesOnWire,
+      robotsCacheHits: this.#robots.hits,
+      robotsCacheMisses: this.#robots.misses,
+      robotsCacheShared: this.#robots.shared,
+      robotsCacheSize: this.#robots.size,
+      inFlight: this.#sched.active,
+      queued: this.#sched.queued,
+      hosts: this.#sched.hostStats(),
+    };
+  }
+
+  /** Refuses IP literals in refused ranges and localhost names before anything is sent. */
+  #checkHost(hostname: string, url: string): void {
+    if (this.#o.allowPrivateAddresses) return;
+    const kind = blockedHostKind(hostname);
+    if (kind === undefined || this.#resolver.match(hostname) !== undefined) return;
+    throw new BlockedAddressError(
+      `refusing to fetch ${url}: ${hostname} is a ${kind} address (set allowPrivateAddresses, or map the host with resolve)`,
+      { url },
+    );
+  }
+
+  #verdict(origin: string, path: string, signal: AbortSignal | undefined): Promise<RobotsVerdict> {
+    const entry = this.#robots.peek(origin);
+    if (entry !== undefined) return Promise.resolve(verdictFor(entry, path));
+    const p = this.#robots.get(origin).then((e) => verdictFor(e, path));
+    return signal === undefined ? p : raceSignal(p, signal);
+  }
+
+  /**
+   * Sends one hop, retrying as the retry policy says; each attempt takes a
+   * politeness slot for `host` and gives it back when its body has been read.
+   */
+  async #send(
+    host: string,
+    origin: string,
+    path: string,
+    href: string,
+    maxBytes: number,
+    crawlDelayMs: number,
+    signal: AbortSignal | undefined,
+    robots = false,
+  ): Promise<RawResponse> {
+    const dispatcher = this.#dispatcherFor(host);
+    const sched = this.#sched;
+    for (let attempt = 1; ; attempt++) {
+      if (!sched.tryAcquire(host, crawlDelayMs)) await sched.acquire(host, crawlDelayMs, signal);
+      this.#requests++;
+      if (robots) this.#robotsRequests++;
+      if (attempt > 1) this.#retries++;
+      let res: RawResponse;
+      try {
+        res = await exchange(dispatcher, origin, path, href, this.#cfg, maxBytes, attempt, signal);
+      } catch (err) {
+        sched.release(host);
+        const e = err as FocusCrawlError;
+        const wait = signal?.aborted ? -1 : errorRetryDelay(e.retryable, attempt, this.#o);
+        if (wait < 0) {
+          if (attempt > 1) e.message += ` (after ${attempt} attempts)`;
+          throw e;
+        }
+        await sleep(wait, signal);
+        continue;
+      }
+      sched.release(host);
+      this.#bytes += res.body.length;
+      this.#bytesOnWire += res.bytesOnWire;
+      if (res.retryInMs < 0) return res;
+      await sleep(res.retryInMs, signal);
+    }
+  }
+
+  #dispatcherFor(host: string): Dispatcher {
+    if (this.#proxy === undefined || this.#resolver.match(host) !== undefined) return this.#agent;
+    return this.#proxy;
+  }
+
+  /** Fetches robots.txt (following up to 5 redirects) and says how to read it. */
+  async #loadRobots(robotsUrl: string): Promise<RobotsLoad> {
+    const seen: string[] = [];
+    let current = robotsUrl;
+    try {
+      for (;;) {
+        const u = new URL(current);
+        this.#checkHost(u.hostname, current);
+        const res = await this.#send(
+          u.hostname,
+          u.origin,
+          u.pathname + u.search,
+          current,
+          this.#o.robotsMaxBytes,
+          -1,
+          undefined,
+          true,
+        );
+        const location = res.headers['location'];
+        if (!isRedirect(res.status, location)) {
+          return loadFromResponse(res.status, res.body, res.truncated);
+        }
+        seen.push(current);
+        const next = canonicalizeUrl(location, current);
+        if (next === null || seen.includes(next) || seen.length > ROBOTS_MAX_REDIRECTS) {
+          return { source: 'missing', status: res.status };
+        }
+        current = next;
+      }
+    } catch (err) {
+      // The host cannot be reached at all: report that, not a robots verdict.
+      if (
+        err instanceof BlockedAddressError ||
+        err instanceof AbortedError ||
+        (err instanceof DnsError && !err.retryable)
+      ) {
+        throw err;
+      }
+      const message = err instanceof Error ? err.message : String(err);
+      return { source: 'unreachable', status: undefined, error: message };
+    }
+  }
+}
+
+function skippedVerdict(origin: string): RobotsVerdict {
+  return {
+    allowed: true,
+    robotsUrl: `${origin}/robots.txt`,
+    source: 'skipped',
+    status: undefined,
+    group: undefined,
+    rule: undefined,
+    crawlDelayMs: undefined,
+    sitemaps: [],
+    error: undefined,
+    expiresAt: 0,
+  };
+}
+
+function disallowed(url: string, v: RobotsVerdict, agent: string): FocusCrawlError {
+  let why: string;
+  if (v.rule !== undefined) {
+    const directive = v.rule.directive === 'allow' ? 'Allow' : 'Disallow';
+    why = `line ${v.rule.line} "${directive}: ${v.rule.pattern}" of the group for "${v.group}"`;
+  } else {
+    why = `robots.txt is unreachable (${v.error}); retried after ${new Date(v.expiresAt).toISOString()}`;
+  }
+  return new RobotsDisallowedError(`${v.robotsUrl} disallows ${url} for "${agent}": ${why}`, {
+    url,
+  });
+}

@@ -1,0 +1,32 @@
+// Public surface of the fetch stage.
+export { blockedAddressKind } from './address.js';
+export * from './charset/index.js';
+export { type HostResolver, parseResolveSpec, type ResolveRule } from './connect.js';
+export { isHtmlContentType } from './content-type.js';
+export { createFetcher } from './fetcher.js';
+export {
+  DEFAULT_CONTACT_URL,
+  defaultUserAgent,
+  type FetcherOptions,
+  type FetcherOptionsInput,
+  fetcherOptionsSchema,
+  parseFetcherOptions,
+} from './options.js';
+export {
+  isAllowedBy,
+  normalizeRobotsPath,
+  parseRobotsTxt,
+  policyFor,
+  type RobotsPolicy,
+  type RobotsTxt,
+} from './robots/index.js';
+export type {
+  Fetcher,
+  FetcherStats,
+  FetchInit,
+  FetchResult,
+  HostQueueStats,
+  RedirectHop,
+  RobotsRuleRef,
+  RobotsVerdict,
+} from './types.js';

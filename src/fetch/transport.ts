@@ -1,0 +1,240 @@
+/**
+ * One HTTP exchange on an undici dispatcher: a dispatch handler (undici's
+ * controller API) that reads the response into a BodyCollector, enforces the
+ * total timeout, and listens to the caller's AbortSignal. Bodies of redirects
+ * and of responses that will be retried are read and dropped (to keep the
+ * connection alive), or the connection is dropped when they are large.
+ */
+import type { Dispatcher } from 'undici';
+import { TotalTimeoutError } from '../errors/index.js';
+import { BodyCollector, type BodyOwner, encodingOf } from './body.js';
+import { type TimeoutSettings, toFetchError } from './errors.js';
+import { isRedirect } from './redirect.js';
+import { type RetryPolicy, statusRetryDelay } from './retry.js';
+import { abortReason } from './signal.js';
+
+/** Settings shared by every request of a fetcher. */
+export interface ExchangeConfig {
+  /** Request headers, flat: [name, value, name, value, …]. */
+  headers: string[];
+  retry: RetryPolicy;
+  timeouts: TimeoutSettings;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+  bytesOnWire: number;
+  /** When the headers arrived (ms since the epoch). */
+  headersAt: number;
+  /** Milliseconds to wait before retrying this request, or -1 when this response is final. */
+  retryInMs: number;
+  /** Which attempt (1-based) gave this response. */
+  attempt: number;
+}
+
+/** Largest body read and dropped to keep a connection; beyond it the connection is closed. */
+const DISCARD_LIMIT = 64 * 1024;
+const EMPTY = Buffer.alloc(0);
+
+class CappedAbort extends Error {
+  override name = 'CappedAbort';
+}
+const CAPPED = new CappedAbort('body cap reached');
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  for (const k in h) {
+    const v = h[k];
+    if (typeof v !== 'string') h[k] = Array.isArray(v) ? v.join(', ') : '';
+  }
+  return h as Record<string, string>;
+}
+
+class Exchange implements Dispatcher.DispatchHandler, BodyOwner {
+  resolve!: (r: RawResponse) => void;
+  reject!: (e: unknown) => void;
+  controller: Dispatcher.DispatchController | null = null;
+  settled = false;
+  pendingAbort: Error | null = null;
+  status = 0;
+  headers: Record<string, string> = {};
+  headersAt = 0;
+  collector: BodyCollector | null = null;
+  /** Bytes dropped; -1 while not dropping. */
+  dropped = -1;
+  retryInMs = -1;
+  timer: NodeJS.Timeout | undefined;
+  onAbort: (() => void) | undefined;
+
+  constructor(
+    readonly url: string,
+    readonly cfg: ExchangeConfig,
+    readonly maxBytes: number,
+    readonly attempt: number,
+    readonly signal: AbortSignal | undefined,
+  ) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.pendingAbort !== null) controller.abort(this.pendingAbort);
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
+    if (this.settled || statusCode < 200) return;
+    this.status = statusCode;
+    this.headersAt = Date.now();
+    const h = flattenHeaders(headers);
+    this.headers = h;
+    if (isRedirect(statusCode, h['location'])) {
+      this.dropped = 0;
+      return;
+    }
+    this.retryInMs = statusRetryDelay(
+      statusCode,
+      h['retry-after'],
+      this.attempt,
+      this.cfg.retry,
+      this.headersAt,
+    );
+    if (this.retryInMs >= 0) {
+      this.dropped = 0;
+      return;
+    }
+    this.collector = new BodyCollector(
+      this,
+      this.maxBytes,
+      encodingOf(h['content-encoding']),
+      this.url,
+    );
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    if (this.collector !== null) {
+      this.collector.write(chunk);
+    } else if (this.dropped >= 0) {
+      this.dropped += chunk.length;
+      if (this.dropped > DISCARD_LIMIT) {
+        this.succeed();
+        controller.abort(CAPPED);
+      }
+    }
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    if (this.collector !== null) this.collector.end();
+    else this.succeed();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.fail(err);
+  }
+
+  bodyDone(err?: Error): void {
+    if (err === undefined) this.succeed();
+    else this.fail(err);
+  }
+
+  bodyCapped(): void {
+    this.succeed();
+    this.controller?.abort(CAPPED);
+  }
+
+  pauseInput(): void {
+    this.controller?.pause();
+  }
+
+  resumeInput(): void {
+    this.controller?.resume();
+  }
+
+  /** Ends the exchange from outside (total timeout, caller's signal). */
+  abort(reason: Error): void {
+    if (this.settled) return;
+    this.fail(reason);
+    if (this.controller !== null) this.controller.abort(reason);
+    else this.pendingAbort = reason;
+  }
+
+  #cleanup(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.onAbort !== undefined) this.signal!.removeEventListener('abort', this.onAbort);
+  }
+
+  succeed(): void {
+    if (this.settled) return;
+    this.#cleanup();
+    const c = this.collector;
+    this.resolve({
+      status: this.status,
+      headers: this.headers,
+      body: c === null ? EMPTY : c.body(),
+      truncated: c?.truncated === true,
+      bytesOnWire: c === null ? this.dropped : c.wireBytes,
+      headersAt: this.headersAt,
+      retryInMs: this.retryInMs,
+      attempt: this.attempt,
+    });
+  }
+
+  fail(err: unknown): void {
+    if (this.settled) return;
+    this.#cleanup();
+    this.collector?.destroy();
+    this.reject(toFetchError(err, this.url, this.cfg.timeouts));
+  }
+}
+
+function onTotalTimeout(x: Exchange): void {
+  x.abort(
+    new TotalTimeoutError(
+      `${x.url}: no complete response within totalTimeoutMs=${x.cfg.timeouts.totalTimeoutMs}`,
+      { url: x.url },
+    ),
+  );
+}
+
+/**
+ * Sends `GET url` through `dispatcher`. `attempt` (1-based) decides whether a
+ * 5xx/429 will be retried (then its body is dropped and `retryInMs` ≥ 0).
+ * Rejects with a FocusCrawlError.
+ */
+export function exchange(
+  dispatcher: Dispatcher,
+  origin: string,
+  path: string,
+  href: string,
+  cfg: ExchangeConfig,
+  maxBytes: number,
+  attempt: number,
+  signal: AbortSignal | undefined,
+): Promise<RawResponse> {
+  const x = new Exchange(href, cfg, maxBytes, attempt, signal);
+  const p = new Promise<RawResponse>((resolve, reject) => {
+    x.resolve = resolve;
+    x.reject = reject;
+  });
+  if (signal !== undefined) {
+    if (signal.aborted) {
+      x.fail(abortReason(signal));
+      return p;
+    }
+    x.onAbort = () => x.abort(abortReason(signal));
+    signal.addEventListener('abort', x.onAbort, { once: true });
+  }
+  x.timer = setTimeout(onTotalTimeout, cfg.timeouts.totalTimeoutMs, x);
+  try {
+    dispatcher.dispatch({ origin, path, method: 'GET', headers: cfg.headers }, x);
+  } catch (err) {
+    x.fail(err);
+  }
+  return p;
+}

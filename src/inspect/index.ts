@@ -1,0 +1,123 @@
+// `inspect`: fetch one page exactly as the crawler would and report every decision
+// made on the way (robots, redirects, charset, parse, relevance). Composes stages;
+// implements none of them.
+
+import { decodeBody, sniffContent } from '../fetch/charset/index.js';
+import type { FetchResult, RobotsVerdict } from '../fetch/index.js';
+import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
+import { parseHtml } from '../parse/index.js';
+import { createKeywordModel, type Topic } from '../relevance/index.js';
+
+export interface InspectOptions {
+  fetcher?: FetcherOptionsInput;
+  /** A topic to score the page against (keyword VSM, DESIGN 1.1). */
+  topic?: Topic;
+  /** Relevance threshold used for the keep/discard verdict. @default topic.threshold ?? 0.1 */
+  threshold?: number;
+  /** Characters of visible text kept in the report. @default 500 */
+  excerptChars?: number;
+}
+
+export interface InspectReport {
+  url: string;
+  robots: RobotsVerdict;
+  fetch: Omit<FetchResult, 'body' | 'robots'> | undefined;
+  /** The typed error when the page could not be fetched (robots, network, redirects). */
+  error: { code: string; message: string } | undefined;
+  content: string | undefined;
+  charset: { name: string; source: string } | undefined;
+  page:
+    | {
+        title: string;
+        lang: string | undefined;
+        canonical: string | undefined;
+        metaRobots: { noindex: boolean; nofollow: boolean };
+        textChars: number;
+        excerpt: string;
+        links: Array<{ url: string; anchor: string; context: string; nofollow: boolean }>;
+      }
+    | undefined;
+  relevance:
+    | {
+        score: number;
+        threshold: number;
+        verdict: 'keep' | 'discard';
+        keywords: Array<{ word: string; weight: number; count: number }>;
+      }
+    | undefined;
+}
+
+export async function inspectUrl(
+  url: string,
+  options: InspectOptions = {},
+): Promise<InspectReport> {
+  const fetcher = createFetcher(options.fetcher ?? {});
+  try {
+    const robots = await fetcher.robotsFor(url);
+    const report: InspectReport = {
+      url,
+      robots,
+      fetch: undefined,
+      error: undefined,
+      content: undefined,
+      charset: undefined,
+      page: undefined,
+      relevance: undefined,
+    };
+    let res: FetchResult;
+    try {
+      res = await fetcher.fetch(url);
+    } catch (e) {
+      const err = e as { code?: string; message?: string };
+      report.error = { code: err.code ?? 'ERROR', message: err.message ?? String(e) };
+      return report;
+    }
+    const { body, robots: finalRobots, ...rest } = res;
+    report.fetch = rest;
+    report.robots = finalRobots;
+    report.content = sniffContent(res.contentType, body);
+    if (report.content !== 'html' && report.content !== 'text' && report.content !== 'xml')
+      return report;
+    const decoded = decodeBody(body, res.contentType);
+    report.charset = { name: decoded.charset, source: decoded.source };
+    const text = report.content === 'html' ? undefined : decoded.text;
+    const page =
+      text === undefined
+        ? parseHtml(decoded.text, res.finalUrl, {
+            xRobotsTag: res.headers['x-robots-tag'],
+          })
+        : undefined;
+    const visible = page ? page.text : (text ?? '');
+    const excerptChars = options.excerptChars ?? 500;
+    if (page) {
+      report.page = {
+        title: page.title,
+        lang: page.lang,
+        canonical: page.canonical,
+        metaRobots: { noindex: page.robots.noindex, nofollow: page.robots.nofollow },
+        textChars: page.text.length,
+        excerpt: visible.slice(0, excerptChars),
+        links: page.links.map((l) => ({
+          url: l.url,
+          anchor: l.anchor,
+          context: l.context,
+          nofollow: l.nofollow,
+        })),
+      };
+    }
+    if (options.topic) {
+      const model = createKeywordModel(options.topic);
+      const scored = model.score({ text: visible, title: page?.title ?? '' });
+      const threshold = options.threshold ?? options.topic.threshold ?? 0.1;
+      report.relevance = {
+        score: scored.relevance,
+        threshold,
+        verdict: scored.relevance >= threshold ? 'keep' : 'discard',
+        keywords: scored.keywords,
+      };
+    }
+    return report;
+  } finally {
+    await fetcher.close();
+  }
+}
