@@ -33,8 +33,34 @@ describe('countKeywords', () => {
 
   it('counts a word phrase exactly as often as it occurs in the token stream', () => {
     // Random texts over fragments that exercise every boundary rule of the scan.
-    const parts = ['grid', 'power', 'Grid', "'s", "'", 'n', '2', '.', ',', '0', ' ', ' ', '-', '电网', '’', 'x', '\n'];
-    const phrases = [['grid'], ['power', 'grid'], ['2'], ['2.0'], ['grid', 'grid'], ["grid'n"], ['x', '2']];
+    const parts = [
+      'grid',
+      'power',
+      'Grid',
+      "'s",
+      "'",
+      'n',
+      '2',
+      '.',
+      ',',
+      '0',
+      ' ',
+      ' ',
+      '-',
+      '电网',
+      '’',
+      'x',
+      '\n',
+    ];
+    const phrases = [
+      ['grid'],
+      ['power', 'grid'],
+      ['2'],
+      ['2.0'],
+      ['grid', 'grid'],
+      ["grid'n"],
+      ['x', '2'],
+    ];
     let seed = 7;
     const rand = (n: number) => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -51,7 +77,11 @@ describe('countKeywords', () => {
           if (phrase.every((t, j) => stream[p + j] === t)) expected++;
         }
         const got = countKeywords(text, [phrase.join(' ')])[0];
-        assert.equal(got, expected, `${JSON.stringify(text)} ${JSON.stringify(phrase)} tokens ${JSON.stringify(stream)}`);
+        assert.equal(
+          got,
+          expected,
+          `${JSON.stringify(text)} ${JSON.stringify(phrase)} tokens ${JSON.stringify(stream)}`,
+        );
       }
     }
   });

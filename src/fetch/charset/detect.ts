@@ -18,9 +18,10 @@
  *    A wrong trial decoding turns text into unrelated, mostly rare characters, so
  *    the right encoding usually scores 0.6–0.9 and the wrong ones below 0.3.
  *
- * The sample starts at the first non-ASCII byte (pages often open with kilobytes of
- * ASCII scripts and styles). Its first 2 KiB are scored first; the whole sample only
- * when that leaves the two best candidates close or holds few non-ASCII bytes.
+ * The sample is made of the non-ASCII runs of the page with a few bytes around each
+ * (see evidenceSample): markup, scripts and styles carry no evidence. Its first 2 KiB
+ * are scored first; the whole sample only when that leaves the two best candidates
+ * close or holds few non-ASCII bytes.
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { HANGUL, SIMPLIFIED, TRADITIONAL } from './common-chars.js';
@@ -40,10 +41,6 @@ for (const s of [SIMPLIFIED, TRADITIONAL]) {
   for (let i = 0; i < s.length; i++) FLAGS[s.charCodeAt(i)]! |= F_CHINESE;
 }
 for (let i = 0; i < HANGUL.length; i++) FLAGS[HANGUL.charCodeAt(i)]! |= F_HANGUL;
-
-function asBuffer(b: Uint8Array): Buffer {
-  return Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.length);
-}
 
 /**
  * True when `bytes` are valid UTF-8, allowing one incomplete sequence at the very
@@ -199,16 +196,53 @@ const CANDIDATES: ReadonlyArray<[Charset, (s: string) => number]> = [
   ['utf-8', scoreUtf8],
 ];
 
-/** Index of the first byte ≥ 0x80, or -1. */
-function firstNonAscii(b: Uint8Array): number {
-  const n = b.length;
-  for (let i = 0; i < n; i++) if (b[i]! >= 0x80) return i;
-  return -1;
+// Bytes of ASCII kept on each side of a run of non-ASCII bytes in the sample.
+const PAD = 4;
+// Input bytes scanned for the sample at most.
+const MAX_SCAN = 1 << 20;
+
+/**
+ * The parts of `b` that hold non-ASCII bytes, with PAD ASCII bytes around each
+ * run, joined by single spaces, up to `max` bytes. Markup and scripts in between
+ * carry no evidence; leaving them out makes the trial decodings cheap and focused.
+ * A run starts at an ASCII byte's end, so it starts on a character boundary; the
+ * byte after a non-ASCII byte always belongs to the run (trail bytes of Big5 and
+ * Shift_JIS may be ASCII letters).
+ */
+export function evidenceSample(b: Uint8Array, max: number): Buffer {
+  const n = Math.min(b.length, MAX_SCAN);
+  const out = Buffer.allocUnsafe(Math.min(max, n));
+  let o = 0;
+  let i = 0;
+  while (i < n && o < out.length) {
+    let h = i;
+    while (h < n && b[h]! < 0x80) h++;
+    if (h >= n) break;
+    let e = h;
+    for (;;) {
+      while (e < n && b[e]! >= 0x80) e += 2;
+      let k = e;
+      while (k < n && k < e + 2 * PAD && b[k]! < 0x80) k++;
+      if (k < n && k < e + 2 * PAD) e = k;
+      else break;
+    }
+    const start = Math.max(i, h - PAD);
+    const end = Math.min(n, e + PAD);
+    if (o > 0 && o < out.length) out[o++] = 0x20;
+    const len = Math.min(end - start, out.length - o);
+    out.set(b.subarray(start, start + len), o);
+    o += len;
+    i = end;
+  }
+  return out.subarray(0, o);
 }
 
 /** Scores of every candidate for `sample` (exported for tests and tuning). */
 export function scoreCandidates(sample: Uint8Array): Array<{ charset: Charset; score: number }> {
-  return CANDIDATES.map(([charset, score]) => ({ charset, score: score(decodeAs(sample, charset)) }));
+  return CANDIDATES.map(([charset, score]) => ({
+    charset,
+    score: score(decodeAs(sample, charset)),
+  }));
 }
 
 interface Ranking {
@@ -247,15 +281,14 @@ const QUICK_MIN_HIGH_BYTES = 64;
 const QUICK_MARGIN = 0.3;
 
 /**
- * Guesses the encoding of `bytes` from up to `maxBytes` of them, starting at the
- * first non-ASCII byte. `undefined` for pure ASCII (any ASCII-compatible encoding
+ * Guesses the encoding of `bytes` from a sample of up to `maxBytes` (see
+ * evidenceSample). `undefined` for pure ASCII (any ASCII-compatible encoding
  * reads it alike) and when no candidate scores above zero.
  */
 export function detectCharset(bytes: Uint8Array, maxBytes = 16_384): CharsetDetection | undefined {
   if (isAscii(bytes)) return undefined;
-  const at = firstNonAscii(bytes);
-  const sample = asBuffer(bytes.subarray(at, at + maxBytes));
-  if (isUtf8Lenient(sample)) return { charset: 'utf-8', confidence: 1 };
+  if (isUtf8Lenient(bytes.subarray(0, MAX_SCAN))) return { charset: 'utf-8', confidence: 1 };
+  const sample = evidenceSample(bytes, maxBytes);
   let r: Ranking | undefined;
   if (sample.length > QUICK_BYTES * 2) {
     const quick = sample.subarray(0, QUICK_BYTES);

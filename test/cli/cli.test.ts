@@ -1,0 +1,162 @@
+// The command line, run in-process through main() against the test web on 127.0.0.1.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { main } from '../../src/cli/index.js';
+import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+
+let web: TestWeb;
+const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-cli-'));
+
+before(async () => {
+  web = await startTestWeb({ port: 0, seed: 1, size: 'small' });
+});
+after(async () => {
+  await web.close();
+});
+
+async function run(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await main(argv, {
+    out: (s) => void (out += `${s}\n`),
+    err: (s) => void (err += `${s}\n`),
+  });
+  return { code, out, err };
+}
+
+const fast = () => ['--resolve', web.resolve, '--delay-ms', '0'];
+
+test('inspect explains a GBK page without a declared charset', async () => {
+  const r = await run('inspect', 'http://gbk-none.test/page/1', ...fast());
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^Status\s+200/m);
+  assert.match(r.out, /^Charset\s+gbk \(not declared: detected from the bytes\)/m);
+  assert.match(r.out, /^Robots\s+allowed/m);
+});
+
+test('inspect --json with a topic scores the page by keyword VSM', async () => {
+  const t = labels({ seed: 1, size: 'small' }).topics.find((x) => x.id === 'monitor');
+  assert.ok(t);
+  const topicFile = join(dir, 'monitor.json');
+  writeFileSync(topicFile, JSON.stringify(t.topic));
+  const url = t.relevant[5] as string;
+  const r = await run('inspect', url, '--topic', topicFile, '--json', ...fast());
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out);
+  assert.equal(report.fetch.status, 200);
+  assert.ok(report.relevance.score >= 0.1, `relevance ${report.relevance.score}`);
+  assert.equal(report.relevance.verdict, 'keep');
+  assert.ok(report.page.links.length > 5);
+  assert.ok(report.page.links.every((l: { url: string }) => l.url.startsWith('http://')));
+});
+
+test('inspect reports a robots.txt refusal with the rule and exits 1', async () => {
+  const r = await run('inspect', 'http://robots-rules.test/private/x.html', ...fast());
+  assert.equal(r.code, 1);
+  assert.match(r.out, /DISALLOWED by "disallow: \/private\/"/);
+  assert.match(r.out, /FC_ERR_ROBOTS_DISALLOWED/);
+});
+
+test('inspect shows every redirect hop', async () => {
+  const r = await run('inspect', 'http://redirect.test/chain/2', ...fast());
+  assert.equal(r.code, 0, r.err);
+  assert.equal((r.out.match(/^Redirect\s+301/gm) ?? []).length, 2);
+  assert.match(r.out, /^Final URL\s+http:\/\/redirect\.test\/chain\/0$/m);
+});
+
+test('inspect refuses a loopback address unless allowed, and sends nothing there', async () => {
+  let hits = 0;
+  const server = createServer((_req, res) => {
+    hits++;
+    res.end('<title>private</title>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  try {
+    const r = await run('inspect', `http://127.0.0.1:${port}/`, '--delay-ms', '0');
+    assert.equal(r.code, 1);
+    assert.match(r.out + r.err, /FC_ERR_BLOCKED_ADDRESS/);
+    assert.equal(hits, 0);
+    const ok = await run(
+      'inspect',
+      `http://127.0.0.1:${port}/`,
+      '--delay-ms',
+      '0',
+      '--allow-private',
+    );
+    assert.equal(ok.code, 0, ok.out + ok.err);
+    assert.match(ok.out, /^Title\s+private$/m);
+    assert.ok(hits >= 1);
+  } finally {
+    server.close();
+  }
+});
+
+test('a broken topic file is named with the field at fault', async () => {
+  const bad = join(dir, 'bad.json');
+  writeFileSync(bad, '{ "keywords": { "grid": -1 } }');
+  const r = await run('inspect', 'http://gbk-none.test/page/1', '--topic', bad, ...fast());
+  assert.equal(r.code, 1);
+  assert.match(r.err, /FC_ERR_TOPIC_FILE/);
+  assert.match(r.err, /bad\.json/);
+  assert.match(r.err, /grid/);
+});
+
+test('a JSON syntax error in a topic file is reported with its line', async () => {
+  const bad = join(dir, 'syntax.json');
+  writeFileSync(bad, '{\n  "keywords": {\n    "grid": 1,\n  }\n}\n');
+  const r = await run('inspect', 'http://gbk-none.test/page/1', '--topic', bad, ...fast());
+  assert.equal(r.code, 1);
+  assert.match(r.err, /syntax\.json.*line 4/);
+});
+
+test('usage errors name the flag and exit 2', async () => {
+  const unknown = await run('inspect', 'http://a.test/', '--no-such-flag');
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /FC_ERR_CLI_USAGE.*no-such-flag/);
+  const badNum = await run('inspect', 'http://a.test/', '--retries', 'many');
+  assert.equal(badNum.code, 2);
+  assert.match(badNum.err, /--retries expects a non-negative integer, got "many"/);
+  const badResolve = await run('inspect', 'http://a.test/', '--resolve', 'nonsense');
+  assert.equal(badResolve.code, 1);
+  assert.match(badResolve.err, /FC_ERR_RESOLVE_SPEC.*nonsense/);
+  const badUrl = await run('inspect', 'ftp://a.test/');
+  assert.equal(badUrl.code, 1);
+  assert.match(badUrl.err, /FC_ERR_INVALID_URL.*ftp:\/\/a\.test/);
+  const cmd = await run('crawlz');
+  assert.equal(cmd.code, 2);
+});
+
+test('testweb labels exports a topic file and the relevant URLs', async () => {
+  const topic = await run('testweb', 'labels', '--topic', 'grid', '--format', 'topic');
+  assert.equal(topic.code, 0, topic.err);
+  const parsed = JSON.parse(topic.out);
+  assert.ok(Object.keys(parsed.keywords).includes('电网'));
+  const urls = await run('testweb', 'labels', '--topic', 'grid', '--format', 'urls');
+  const list = urls.out.trim().split('\n');
+  assert.deepEqual(
+    list,
+    labels({ seed: 1, size: 'small' }).topics.find((t) => t.id === 'grid')?.relevant,
+  );
+  const unknown = await run('testweb', 'labels', '--topic', 'knitting', '--format', 'urls');
+  assert.equal(unknown.code, 2);
+  assert.match(
+    unknown.err,
+    /unknown topic "knitting" \(topics: monitor, grid, astronomy, cooking\)/,
+  );
+});
+
+test('the demo runs end to end and reports precision and recall per topic', async () => {
+  const r = await run('demo', '--pages', '300');
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /DISALLOWED/);
+  assert.match(r.out, /detected from the bytes/);
+  for (const id of ['monitor', 'grid', 'astronomy', 'cooking']) {
+    assert.match(r.out, new RegExp(`^ {2}${id} .*%`, 'm'));
+  }
+  assert.match(r.out, /300 pages \(0 failed\)/);
+});
