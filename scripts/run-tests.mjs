@@ -1,6 +1,6 @@
 // Runs every *.test.ts under src/ and test/ with Node's own test runner (through tsx).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,6 +38,6 @@ const r = spawnSync(
 );
 // A plain closing line with the totals, read from the TAP copy of the results.
 const text = readFileSync(tap, 'utf8');
-const count = (k) => Number(text.match(new RegExp(`^# ${k} (\\d+)$`, "m"))?.[1] ?? 0);
+const count = (k) => Number(text.match(new RegExp(`^# ${k} (\\d+)$`, 'm'))?.[1] ?? 0);
 console.log(`tests: ${count('pass')} passed, ${count('fail')} failed, ${count('skipped')} skipped`);
 process.exit(r.status ?? 1);

@@ -4,7 +4,6 @@ export * from './fetch/index.js';
 export { type InspectOptions, type InspectReport, inspectUrl } from './inspect/index.js';
 export * from './parse/index.js';
 export * from './relevance/index.js';
-export * from './text/index.js';
 export {
   describeTestWeb,
   labels as testWebLabels,
@@ -13,4 +12,5 @@ export {
   type TestWeb,
   type TestWebOptions,
 } from './testweb/index.js';
+export * from './text/index.js';
 export * from './url/index.js';

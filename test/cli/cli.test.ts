@@ -22,8 +22,12 @@ async function run(...argv: string[]) {
   let out = '';
   let err = '';
   const code = await main(argv, {
-    out: (s) => void (out += `${s}\n`),
-    err: (s) => void (err += `${s}\n`),
+    out: (s) => {
+      out += `${s}\n`;
+    },
+    err: (s) => {
+      err += `${s}\n`;
+    },
   });
   return { code, out, err };
 }
