@@ -14,7 +14,8 @@ test('every error code is documented in docs/errors.md, and nothing else is', ()
 
 test('every error class carries its code, name, url, retryable flag and cause', () => {
   const classes = Object.entries(errors).filter(
-    ([name, v]) => typeof v === 'function' && /^[A-Z]\w*Error$/.test(name) && name !== 'FocusCrawlError',
+    ([name, v]) =>
+      typeof v === 'function' && /^[A-Z]\w*Error$/.test(name) && name !== 'FocusCrawlError',
   ) as Array<
     [string, new (m: string, o?: errors.FocusCrawlErrorOptions) => errors.FocusCrawlError]
   >;
