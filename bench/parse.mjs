@@ -52,7 +52,7 @@ const pages = urls.map((u) => ({ url: u, html: pageHtml(web, u) }));
 const totalBytes = pages.reduce((s, p) => s + Buffer.byteLength(p.html), 0);
 const avgBytes = totalBytes / pages.length;
 console.log(
-  `parser: ${pages.length} test-web pages, average ${(avgBytes / 1024).toFixed(1)} KiB (UTF-8), ${SECONDS} s CPU per row`,
+  `parser: ${pages.length} test-web pages, average ${(avgBytes / 1024).toFixed(1)} KiB (UTF-8), best of 3 × ${SECONDS} s CPU per row`,
 );
 
 function bare(p) {
@@ -85,11 +85,18 @@ const rows = [
   ['parseHtml contextChars 0', fullNoContext],
   ['createHtmlParser 4 KiB chunks', streaming],
 ];
-let baseRate = 0;
-for (const [name, fn] of rows) {
-  const { n, secs } = measure(pages, fn);
-  const rate = n / secs;
-  if (baseRate === 0) baseRate = rate;
+// Rows alternate over ROUNDS rounds; the best rate of each row is reported.
+const ROUNDS = 3;
+const best = new Map();
+for (let r = 0; r < ROUNDS; r++) {
+  for (const [name, fn] of rows) {
+    const { n, secs } = measure(pages, fn);
+    best.set(name, Math.max(best.get(name) ?? 0, n / secs));
+  }
+}
+const baseRate = best.get(rows[0][0]);
+for (const [name] of rows) {
+  const rate = best.get(name);
   console.log(
     `  ${name.padEnd(30)} ${rate.toFixed(0).padStart(7)} pages/s ${((rate * avgBytes) / 1048576).toFixed(1).padStart(6)} MB/s ${((rate / baseRate) * 100).toFixed(0).padStart(4)}%`,
   );
@@ -127,7 +134,7 @@ const decodeRows = [
 if (enHtml !== undefined) decodeRows.push(['windows-1252 (ASCII page)', 'windows-1252', enHtml]);
 
 console.log(
-  '\ndecodeBody MB/s (input bytes): header-declared, undeclared (detected), and raw decoders',
+  '\ndecodeBody MB/s of CPU time (input bytes): declared in the header, undeclared (detected), raw decoders',
 );
 console.log(
   `  ${'charset'.padEnd(26)} ${'header'.padStart(8)} ${'detected'.padStart(9)} ${'TextDecoder'.padStart(12)} ${'iconv-lite'.padStart(11)}`,

@@ -4,7 +4,7 @@
  *   decompression, timeouts) → retry → redirect → next hop.
  * Each piece lives in its own module; this file only wires them.
  */
-import { Agent, type Dispatcher, ProxyAgent } from 'undici';
+import { Agent, buildConnector, type Dispatcher, ProxyAgent } from 'undici';
 import {
   AbortedError,
   BlockedAddressError,
@@ -27,6 +27,7 @@ import { PolitenessScheduler } from './politeness.js';
 import { followRedirect, isRedirect, type RedirectPolicy } from './redirect.js';
 import { errorRetryDelay } from './retry.js';
 import { loadFromResponse, RobotsCache, type RobotsLoad, verdictFor } from './robots/index.js';
+import { Router } from './route.js';
 import { raceSignal, sleep } from './signal.js';
 import { type ExchangeConfig, exchange, type RawResponse } from './transport.js';
 import type {
@@ -60,6 +61,9 @@ class HttpFetcher implements Fetcher {
   readonly #resolver: HostResolver;
   readonly #agent: Agent;
   readonly #proxy: ProxyAgent | undefined;
+  readonly #shared: Agent;
+  readonly #router: Router;
+  readonly #headers: string[];
   readonly #sched: PolitenessScheduler;
   readonly #robots: RobotsCache;
   readonly #redirects: RedirectPolicy;
@@ -90,11 +94,8 @@ class HttpFetcher implements Fetcher {
       if (n === 'accept') headers[3] = value;
       else headers.push(n, value);
     }
-    this.#cfg = {
-      headers,
-      retry: o,
-      timeouts: o,
-    };
+    this.#headers = headers;
+    this.#cfg = { retry: o, timeouts: o };
     const common = {
       connections: o.perHostConcurrency,
       pipelining: 1,
@@ -111,6 +112,13 @@ class HttpFetcher implements Fetcher {
         lookup: o.lookup,
       }),
     });
+    // Plain-HTTP hosts mapped by resolve share one pool per mapped address (see route.ts).
+    this.#shared = new Agent({
+      ...common,
+      connections: o.concurrency,
+      connect: buildConnector({ timeout: o.connectTimeoutMs }),
+    });
+    this.#router = new Router(this.#resolver, this.#shared, headers);
     this.#proxy =
       o.proxy === undefined
         ? undefined
@@ -154,7 +162,7 @@ class HttpFetcher implements Fetcher {
         crawlDelayMs = verdict.crawlDelayMs ?? 0;
       }
       const res = await this.#send(
-        u.hostname,
+        u,
         origin,
         path,
         current,
@@ -201,7 +209,7 @@ class HttpFetcher implements Fetcher {
 
   async close(): Promise<void> {
     this.#sched.close();
-    await Promise.all([this.#agent.destroy(), this.#proxy?.destroy()]);
+    await Promise.all([this.#agent.destroy(), this.#shared.destroy(), this.#proxy?.destroy()]);
   }
 
   stats(): FetcherStats {
@@ -232,9 +240,8 @@ class HttpFetcher implements Fetcher {
     );
   }
 
+  /** The verdict for `path` on `origin`, loading robots.txt if needed. */
   #verdict(origin: string, path: string, signal: AbortSignal | undefined): Promise<RobotsVerdict> {
-    const entry = this.#robots.peek(origin);
-    if (entry !== undefined) return Promise.resolve(verdictFor(entry, path));
     const p = this.#robots.get(origin).then((e) => verdictFor(e, path));
     return signal === undefined ? p : raceSignal(p, signal);
   }
@@ -244,7 +251,7 @@ class HttpFetcher implements Fetcher {
    * politeness slot for `host` and gives it back when its body has been read.
    */
   async #send(
-    host: string,
+    u: URL,
     origin: string,
     path: string,
     href: string,
@@ -253,7 +260,11 @@ class HttpFetcher implements Fetcher {
     signal: AbortSignal | undefined,
     robots = false,
   ): Promise<RawResponse> {
-    const dispatcher = this.#dispatcherFor(host);
+    const host = u.hostname;
+    const route = this.#router.mappedHttp(u.protocol, u.host, host, u.port);
+    const dispatcher = route?.dispatcher ?? this.#dispatcherFor(host);
+    const poolOrigin = route?.origin ?? origin;
+    const headers = route?.headers ?? this.#headers;
     const sched = this.#sched;
     for (let attempt = 1; ; attempt++) {
       if (!sched.tryAcquire(host, crawlDelayMs)) await sched.acquire(host, crawlDelayMs, signal);
@@ -262,7 +273,17 @@ class HttpFetcher implements Fetcher {
       if (attempt > 1) this.#retries++;
       let res: RawResponse;
       try {
-        res = await exchange(dispatcher, origin, path, href, this.#cfg, maxBytes, attempt, signal);
+        res = await exchange(
+          dispatcher,
+          poolOrigin,
+          path,
+          headers,
+          href,
+          this.#cfg,
+          maxBytes,
+          attempt,
+          signal,
+        );
       } catch (err) {
         sched.release(host);
         const e = err as FocusCrawlError;
@@ -295,16 +316,9 @@ class HttpFetcher implements Fetcher {
       for (;;) {
         const u = new URL(current);
         this.#checkHost(u.hostname, current);
-        const res = await this.#send(
-          u.hostname,
-          u.origin,
-          u.pathname + u.search,
-          current,
-          this.#o.robotsMaxBytes,
-          -1,
-          undefined,
-          true,
-        );
+        const path = u.pathname + u.search;
+        const max = this.#o.robotsMaxBytes;
+        const res = await this.#send(u, u.origin, path, current, max, -1, undefined, true);
         const location = res.headers['location'];
         if (!isRedirect(res.status, location)) {
           return loadFromResponse(res.status, res.body, res.truncated);

@@ -1,7 +1,7 @@
 // Public surface of the fetch stage.
 export { blockedAddressKind } from './address.js';
 export * from './charset/index.js';
-export { type HostResolver, parseResolveSpec, type ResolveRule } from './connect.js';
+export { parseResolveSpec, type ResolveRule } from './connect.js';
 export { isHtmlContentType } from './content-type.js';
 export { createFetcher } from './fetcher.js';
 export {

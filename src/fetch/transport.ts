@@ -15,8 +15,6 @@ import { abortReason } from './signal.js';
 
 /** Settings shared by every request of a fetcher. */
 export interface ExchangeConfig {
-  /** Request headers, flat: [name, value, name, value, …]. */
-  headers: string[];
   retry: RetryPolicy;
   timeouts: TimeoutSettings;
 }
@@ -203,7 +201,8 @@ function onTotalTimeout(x: Exchange): void {
 }
 
 /**
- * Sends `GET url` through `dispatcher`. `attempt` (1-based) decides whether a
+ * Sends `GET href` through `dispatcher` to the pool of `origin`, with `headers`
+ * (flat: name, value, …). `attempt` (1-based) decides whether a
  * 5xx/429 will be retried (then its body is dropped and `retryInMs` ≥ 0).
  * Rejects with a FocusCrawlError.
  */
@@ -211,6 +210,7 @@ export function exchange(
   dispatcher: Dispatcher,
   origin: string,
   path: string,
+  headers: string[],
   href: string,
   cfg: ExchangeConfig,
   maxBytes: number,
@@ -232,7 +232,7 @@ export function exchange(
   }
   x.timer = setTimeout(onTotalTimeout, cfg.timeouts.totalTimeoutMs, x);
   try {
-    dispatcher.dispatch({ origin, path, method: 'GET', headers: cfg.headers }, x);
+    dispatcher.dispatch({ origin, path, method: 'GET', headers }, x);
   } catch (err) {
     x.fail(err);
   }

@@ -1,12 +1,5 @@
 // Public surface of the parse stage: HTML → title, visible text, links with context, robots.
-export {
-  createHtmlParser,
-  type HtmlParser,
-  type LinkTag,
-  type PageLink,
-  type ParsedPage,
-  parseHtml,
-} from './html-parser.js';
+export { createHtmlParser, type HtmlParser, parseHtml } from './html-parser.js';
 export {
   addRobotsDirectives,
   addXRobotsTag,
@@ -14,3 +7,4 @@ export {
   type RobotsDirectives,
 } from './meta.js';
 export type { ParseOptions } from './options.js';
+export type { LinkTag, PageLink, ParsedPage } from './types.js';

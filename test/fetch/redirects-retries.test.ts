@@ -146,7 +146,7 @@ describe('retries', () => {
           log.map((e) => e.status),
           [429, 200],
         );
-        assert.ok(gaps(log)[0]! >= 990, `gap ${gaps(log)[0]} ms`);
+        assert.ok(gaps(log)[0]! >= 970, `gap ${gaps(log)[0]} ms`);
       }),
     ));
 

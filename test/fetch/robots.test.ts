@@ -180,8 +180,8 @@ describe('politeness timing, from the server log', () => {
         assert.equal(results[0]!.robots.crawlDelayMs, 500);
         const g = gaps(logOf(web, 'robots-delay.test'));
         assert.equal(g.length, 3);
-        // Arrival times can differ from start times by a little scheduling noise.
-        for (const gap of g) assert.ok(gap >= 490, `gap ${gap} ms < 500 ms`);
+        // Arrival times differ from start times by a little scheduling noise (30 ms allowed).
+        for (const gap of g) assert.ok(gap >= 470, `gap ${gap} ms < 500 ms`);
       }),
     ));
 
@@ -192,10 +192,10 @@ describe('politeness timing, from the server log', () => {
         const b = f.fetch(web.url('status.test', '/flaky/b?fail=0'));
         await Promise.all([...a, b]);
         const log = logOf(web, 'robots-404.test', '/a/');
-        for (const gap of gaps(log)) assert.ok(gap >= 290, `gap ${gap} ms < 300 ms`);
+        for (const gap of gaps(log)) assert.ok(gap >= 270, `gap ${gap} ms < 300 ms`);
         // The robots.txt request counts as a start too.
         const robots = logOf(web, 'robots-404.test', '/robots.txt')[0]!;
-        assert.ok(log[0]!.ts - robots.ts >= 290);
+        assert.ok(log[0]!.ts - robots.ts >= 270);
         const other = logOf(web, 'status.test', '/flaky/')[0]!;
         assert.ok(other.ts < log[2]!.ts, 'status.test waited for robots-404.test');
       }),

@@ -114,6 +114,20 @@ function viaTextDecoder(name: string, fallback: string, b: Buffer): string {
   return d !== null ? d.decode(b) : iconv.decode(b, fallback);
 }
 
+/**
+ * A fast approximate decoding for the detector's trial decodings: TextDecoder
+ * throughout (its few differences from the standard — HKSCS, UHC, swapped controls —
+ * do not change which candidate wins), and windows-1252 as latin1 (the detector
+ * reads 0x80–0x9F itself). Invalid input is slow in iconv-lite and fast here.
+ */
+export function trialDecode(bytes: Uint8Array, charset: Charset): string {
+  const b = asBuffer(bytes);
+  if (charset === 'windows-1252') return b.toString('latin1');
+  if (charset === 'utf-8') return b.toString('utf8');
+  const d = textDecoder(charset === 'gbk' ? 'gb18030' : charset);
+  return d !== null ? d.decode(b) : decodeAs(b, charset);
+}
+
 /** Decodes `bytes` (no BOM handling: strip it first) as `charset`. */
 export function decodeAs(bytes: Uint8Array, charset: Charset): string {
   const b = asBuffer(bytes);

@@ -25,7 +25,7 @@
  */
 import { isAscii, isUtf8 } from 'node:buffer';
 import { HANGUL, SIMPLIFIED, TRADITIONAL } from './common-chars.js';
-import { decodeAs } from './decode.js';
+import { trialDecode } from './decode.js';
 import type { Charset } from './labels.js';
 
 export interface CharsetDetection {
@@ -102,32 +102,36 @@ function scoreCjk(s: string, lang: Lang): number {
   return total === 0 ? 0 : (good - 2 * bad) / total;
 }
 
-// windows-1252 bytes the standard leaves unassigned (decoded as C1 controls).
+// windows-1252 bytes the standard leaves unassigned.
 const W1252_UNASSIGNED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 
 function isAsciiLetter(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }
 
+/** Latin letters of windows-1252, read from a latin1 decoding (0x80–0x9F undecoded). */
 function isLatinLetter(c: number): boolean {
+  if (c >= 0xc0) return c !== 0xd7 && c !== 0xf7;
+  // Š Œ Ž š œ ž Ÿ ƒ ª º
   return (
-    (c >= 0xc0 && c <= 0xff && c !== 0xd7 && c !== 0xf7) ||
-    c === 0x160 ||
-    c === 0x161 ||
-    c === 0x152 ||
-    c === 0x153 ||
-    c === 0x17d ||
-    c === 0x17e ||
-    c === 0x178 ||
+    c === 0x8a ||
+    c === 0x8c ||
+    c === 0x8e ||
+    c === 0x9a ||
+    c === 0x9c ||
+    c === 0x9e ||
+    c === 0x9f ||
+    c === 0x83 ||
     c === 0xaa ||
     c === 0xba
   );
 }
 
 /**
- * Score of a windows-1252 trial decoding: Latin text has isolated non-ASCII letters
- * inside ASCII words. An ASCII letter squeezed between two high characters does not
- * count as a word (Big5 and Shift_JIS trail bytes are often ASCII letters).
+ * Score of a windows-1252 trial decoding (latin1 codes): Latin text has isolated
+ * non-ASCII letters inside ASCII words. An ASCII letter squeezed between two high
+ * characters does not count as a word (Big5 and Shift_JIS trail bytes are often
+ * ASCII letters).
  */
 function scoreLatin(s: string): number {
   let total = 0;
@@ -141,7 +145,7 @@ function scoreLatin(s: string): number {
     total++;
     const prev = at(i - 1);
     const next = at(i + 1);
-    if (c <= 0x9f && W1252_UNASSIGNED.has(c)) {
+    if (W1252_UNASSIGNED.has(c)) {
       bad++;
     } else if (isLatinLetter(c)) {
       if (
@@ -241,7 +245,7 @@ export function evidenceSample(b: Uint8Array, max: number): Buffer {
 export function scoreCandidates(sample: Uint8Array): Array<{ charset: Charset; score: number }> {
   return CANDIDATES.map(([charset, score]) => ({
     charset,
-    score: score(decodeAs(sample, charset)),
+    score: score(trialDecode(sample, charset)),
   }));
 }
 
@@ -256,7 +260,7 @@ function rank(sample: Buffer): Ranking {
   let s1 = Number.NEGATIVE_INFINITY;
   let s2 = Number.NEGATIVE_INFINITY;
   for (const [charset, score] of CANDIDATES) {
-    const s = score(decodeAs(sample, charset));
+    const s = score(trialDecode(sample, charset));
     if (s > s1) {
       s2 = s1;
       s1 = s;
@@ -290,7 +294,7 @@ export function detectCharset(bytes: Uint8Array, maxBytes = 16_384): CharsetDete
   if (isUtf8Lenient(bytes.subarray(0, MAX_SCAN))) return { charset: 'utf-8', confidence: 1 };
   const sample = evidenceSample(bytes, maxBytes);
   let r: Ranking | undefined;
-  if (sample.length > QUICK_BYTES * 2) {
+  if (sample.length > QUICK_BYTES + QUICK_BYTES / 2) {
     const quick = sample.subarray(0, QUICK_BYTES);
     if (countHigh(quick) >= QUICK_MIN_HIGH_BYTES) {
       const q = rank(quick);
