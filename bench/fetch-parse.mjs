@@ -5,7 +5,7 @@
 // canonicalisation). Each client runs in its own process; the test web runs in
 // another, sharing the machine's cores, as in a real local crawl.
 //
-//   npm run build && node bench/fetch-parse.mjs [--pages 50000] [--concurrency 64] [--rounds 3]
+//   npm run build && (cd bench && npm install) && node bench/fetch-parse.mjs [--pages 50000] [--concurrency 64] [--rounds 3] [--server replay|live]
 //
 // Prints one line per client and round, then the median pages/s and the ratios.
 import { fork } from 'node:child_process';
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '64' },
     rounds: { type: 'string', default: '3' },
     size: { type: 'string', default: 'large' },
+    server: { type: 'string', default: 'replay' },
     only: { type: 'string' },
     role: { type: 'string' },
     port: { type: 'string' },
@@ -34,9 +35,57 @@ async function urlList() {
 
 // ---------- child roles ----------
 async function roleServer() {
-  const { startTestWeb } = await import('../dist/testweb/index.js');
+  const { startTestWeb, pageHtml } = await import('../dist/testweb/index.js');
   const web = await startTestWeb({ port: 0, seed: 1, size: values.size, maxLogEntries: 0 });
-  process.send({ port: web.port });
+  if (values.server === 'live') {
+    process.send({ port: web.port });
+    return;
+  }
+  // Replay: the same pages, rendered once by the test web's generator and served from
+  // memory, so that the server costs little and the clients' own costs are compared.
+  const { createServer, request } = await import('node:http');
+  const urls = await urlList();
+  const pages = new Map();
+  for (const u of urls) {
+    const url = new URL(u);
+    pages.set(
+      url.host + url.pathname + url.search,
+      Buffer.from(pageHtml({ seed: 1, size: values.size }, u)),
+    );
+  }
+  const hosts = new Set(urls.map((u) => new URL(u).host));
+  const robots = new Map();
+  for (const h of hosts) {
+    robots.set(
+      h,
+      await new Promise((resolve, reject) => {
+        request(
+          { host: '127.0.0.1', port: web.port, path: '/robots.txt', headers: { host: h } },
+          (res) => {
+            const chunks = [];
+            res.on('data', (c) => chunks.push(c));
+            res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks) }));
+          },
+        )
+          .on('error', reject)
+          .end();
+      }),
+    );
+  }
+  await web.close();
+  const html = { 'content-type': 'text/html; charset=utf-8' };
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const host = req.headers.host ?? '';
+    if (req.url === '/robots.txt') {
+      const r = robots.get(host) ?? { status: 404, body: Buffer.alloc(0) };
+      res.writeHead(r.status, { 'content-type': 'text/plain' }).end(r.body);
+      return;
+    }
+    const body = pages.get(host + req.url);
+    if (body) res.writeHead(200, html).end(body);
+    else res.writeHead(404, html).end('not found');
+  });
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 }
 
 async function pump(urls, one) {
@@ -45,6 +94,7 @@ async function pump(urls, one) {
   let links = 0;
   let failed = 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   async function worker() {
     while (next < urls.length) {
       const u = urls[next++];
@@ -59,7 +109,9 @@ async function pump(urls, one) {
   }
   await Promise.all(Array.from({ length: CONC }, worker));
   const secs = (performance.now() - t0) / 1000;
-  return { pages: urls.length, secs, bytes, links, failed };
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMsPerPage = (cpu.user + cpu.system) / 1000 / urls.length;
+  return { pages: urls.length, secs, bytes, links, failed, cpuMsPerPage };
 }
 
 function bareDispatcher(undici, port) {
@@ -127,6 +179,61 @@ async function roleClient(kind, port) {
       const page = parseHtml(d.text, r.finalUrl);
       return { bytes: r.body.length, links: page.links.length };
     };
+  } else if (kind === 'crawlee') {
+    // The peer: Crawlee's CheerioCrawler (got-scraping + cheerio), installed in bench/
+    // (`cd bench && npm install`). It fetches the same list; the handler collects the
+    // resolved hrefs, as a user of it would. Nothing is persisted.
+    process.env.CRAWLEE_LOG_LEVEL = 'WARNING';
+    const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
+    const config = new Configuration({ persistStorage: false, purgeOnStart: true });
+    const requests = urls.map((u) => {
+      const url = new URL(u);
+      return {
+        url: `http://127.0.0.1:${port}${url.pathname}${url.search}`,
+        uniqueKey: u,
+        headers: { host: url.host },
+      };
+    });
+    let bytes = 0;
+    let links = 0;
+    let failed = 0;
+    const crawler = new CheerioCrawler(
+      {
+        maxConcurrency: CONC,
+        minConcurrency: CONC,
+        maxRequestRetries: 0,
+        useSessionPool: false,
+        async requestHandler({ $, request, body }) {
+          bytes += body.length;
+          const base = request.uniqueKey;
+          $('a[href]').each((_, el) => {
+            try {
+              new URL($(el).attr('href'), base);
+              links++;
+            } catch {}
+          });
+        },
+        failedRequestHandler() {
+          failed++;
+        },
+      },
+      config,
+    );
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    await crawler.run(requests);
+    const secs = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    process.send({
+      pages: urls.length - failed,
+      secs,
+      bytes,
+      links,
+      failed,
+      cpuMsPerPage: (cpu.user + cpu.system) / 1000 / urls.length,
+      rssMiB: process.resourceUsage().maxRSS / 1024,
+    });
+    return;
   } else {
     throw new Error(`unknown client ${kind}`);
   }
@@ -148,11 +255,20 @@ function child(args) {
 }
 
 async function coordinator() {
-  const server = child(['--role', 'server', '--size', values.size]);
+  const server = child([
+    '--role',
+    'server',
+    '--size',
+    values.size,
+    '--pages',
+    String(PAGES),
+    '--server',
+    values.server,
+  ]);
   const { port } = await server.first;
   const clients = values.only
     ? values.only.split(',')
-    : ['undici', 'undici+htmlparser2', 'focuscrawl'];
+    : ['undici', 'undici+htmlparser2', 'focuscrawl', 'crawlee'];
   const results = Object.fromEntries(clients.map((c) => [c, []]));
   console.log(
     `fetch+parse: ${PAGES} pages, concurrency ${CONC}, test web size ${values.size}, port ${port}`,
@@ -175,7 +291,7 @@ async function coordinator() {
       const pps = r.pages / r.secs;
       results[c].push({ ...r, pps });
       console.log(
-        `round ${round + 1} ${c.padEnd(20)} ${pps.toFixed(0).padStart(7)} pages/s ${(r.bytes / r.secs / 1048576).toFixed(1).padStart(6)} MB/s  links ${r.links}  failed ${r.failed}  peak RSS ${r.rssMiB.toFixed(0)} MiB`,
+        `round ${round + 1} ${c.padEnd(20)} ${pps.toFixed(0).padStart(7)} pages/s ${(r.bytes / r.secs / 1048576).toFixed(1).padStart(6)} MB/s  links ${r.links}  failed ${r.failed}  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${r.rssMiB.toFixed(0)} MiB`,
       );
     }
   }
@@ -189,8 +305,9 @@ async function coordinator() {
     const m = median(results[c].map((r) => r.pps));
     const ratio = base ? ` (${((m / base) * 100).toFixed(0)}% of undici+htmlparser2)` : '';
     const rss = median(results[c].map((r) => r.rssMiB));
+    const cpu = median(results[c].map((r) => r.cpuMsPerPage));
     console.log(
-      `  ${c.padEnd(20)} ${m.toFixed(0).padStart(7)} pages/s, peak RSS ${rss.toFixed(0)} MiB${ratio}`,
+      `  ${c.padEnd(20)} ${m.toFixed(0).padStart(7)} pages/s, client CPU ${cpu.toFixed(3)} ms/page, peak RSS ${rss.toFixed(0)} MiB${ratio}`,
     );
   }
 }
