@@ -68,7 +68,7 @@ export class PageBuilder implements Partial<Handler> {
   /** Text offset of the last block boundary (a block or cell opening or closing). */
   private runStart = 0;
   /** Visible links whose run has not ended yet. */
-  private ctxPending: LinkRec[] = [];
+  private readonly ctxPending: LinkRec[] = [];
   private headText: string | undefined;
   /** Both caps reached: the rest of the input is ignored. */
   done = false;
@@ -299,7 +299,7 @@ export class PageBuilder implements Partial<Handler> {
     const pending = this.ctxPending;
     if (pending.length === 0) return;
     for (const rec of pending) rec.bEnd = end;
-    this.ctxPending = [];
+    pending.length = 0;
   }
 
   private anchorOf(rec: LinkRec, buf: TextBuffer): string {
