@@ -162,9 +162,9 @@ async function roleClient(kind, port) {
       p.end(text);
       return { bytes: text.length, links: hrefs.length };
     };
-  } else if (kind === 'focuscrawl') {
-    const { createFetcher, decodeBody } = await import('../dist/fetch/index.js');
-    const { parseHtml } = await import('../dist/parse/index.js');
+  } else if (kind === 'fetcher') {
+    // focuscrawl's fetcher alone (robots, politeness, decompression, byte cap): no parsing.
+    const { createFetcher } = await import('../dist/fetch/index.js');
     const fetcher = createFetcher({
       resolve: [`*.test=127.0.0.1:${port}`],
       concurrency: CONC,
@@ -175,9 +175,49 @@ async function roleClient(kind, port) {
     close = () => fetcher.close();
     one = async (u) => {
       const r = await fetcher.fetch(u);
-      const d = decodeBody(r.body, r.contentType);
-      const page = parseHtml(d.text, r.finalUrl);
-      return { bytes: r.body.length, links: page.links.length };
+      return { bytes: r.body.length, links: 0 };
+    };
+  } else if (kind.startsWith('focuscrawl-pool')) {
+    // The same work with sniffing, decoding and parsing on worker threads
+    // (focuscrawl-pool1: one worker, focuscrawl-pool2: two).
+    const { createFetcher } = await import('../dist/fetch/index.js');
+    const { createParsePool } = await import('../dist/parse/index.js');
+    const fetcher = createFetcher({
+      resolve: [`*.test=127.0.0.1:${port}`],
+      concurrency: CONC,
+      perHostConcurrency: CONC,
+      delayMs: 0,
+      retries: 0,
+    });
+    const pool = createParsePool({
+      workers: Number(kind.slice('focuscrawl-pool'.length) || 1),
+      transfer: true,
+    });
+    close = async () => {
+      await fetcher.close();
+      await pool.close();
+    };
+    one = async (u) => {
+      const r = await fetcher.fetch(u);
+      const bytes = r.body.length;
+      const a = await pool.analyze(r.body, r.contentType, r.finalUrl);
+      return { bytes, links: a.page.links.length };
+    };
+  } else if (kind === 'focuscrawl') {
+    const { createFetcher } = await import('../dist/fetch/index.js');
+    const { analyzeBody } = await import('../dist/parse/index.js');
+    const fetcher = createFetcher({
+      resolve: [`*.test=127.0.0.1:${port}`],
+      concurrency: CONC,
+      perHostConcurrency: CONC,
+      delayMs: 0,
+      retries: 0,
+    });
+    close = () => fetcher.close();
+    one = async (u) => {
+      const r = await fetcher.fetch(u);
+      const a = analyzeBody(r.body, r.contentType, r.finalUrl);
+      return { bytes: r.body.length, links: a.page.links.length };
     };
   } else if (kind === 'crawlee') {
     // The peer: Crawlee's CheerioCrawler (got-scraping + cheerio), installed in bench/
@@ -268,7 +308,7 @@ async function coordinator() {
   const { port } = await server.first;
   const clients = values.only
     ? values.only.split(',')
-    : ['undici', 'undici+htmlparser2', 'focuscrawl', 'crawlee'];
+    : ['undici', 'undici+htmlparser2', 'fetcher', 'focuscrawl', 'focuscrawl-pool1', 'crawlee'];
   const results = Object.fromEntries(clients.map((c) => [c, []]));
   console.log(
     `fetch+parse: ${PAGES} pages, concurrency ${CONC}, test web size ${values.size}, port ${port}`,

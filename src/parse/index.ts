@@ -1,4 +1,6 @@
 // Public surface of the parse stage: HTML → title, visible text, links with context, robots.
+
+export { type AnalyzedBody, analyzeBody } from './analyze.js';
 export { createHtmlParser, type HtmlParser, parseHtml } from './html-parser.js';
 export {
   addRobotsDirectives,
@@ -7,4 +9,5 @@ export {
   type RobotsDirectives,
 } from './meta.js';
 export type { ParseOptions } from './options.js';
+export { createParsePool, type ParsePool, type ParsePoolOptions } from './pool.js';
 export type { LinkTag, PageLink, ParsedPage } from './types.js';

@@ -4,14 +4,15 @@
  *
  * Keys: an absolute http(s) href is its own key; a root-relative href ('/x', not
  * '//x' or '/\x') depends only on the base's origin; anything else on the whole
- * base URL. Bases and origins are serialised URLs, which never hold U+0001, so
- * `prefix + '\u0001' + href` keys cannot collide.
+ * base URL (a map of maps: prefix, then href).
  */
 import { canonicalizeUrl } from '../url/index.js';
 
 const MAX_ENTRIES = 20_000;
 const absolute = new Map<string, string | null>();
-const relative = new Map<string, string | null>();
+const MAX_PREFIXES = 2_000;
+const relative = new Map<string, Map<string, string | null>>();
+let relativeEntries = 0;
 
 function isHttpAbsolute(h: string): boolean {
   return h.startsWith('http://') || h.startsWith('https://');
@@ -36,12 +37,29 @@ export function resolveHref(href: string, base: string, origin: string): string 
   }
   const c1 = href.charCodeAt(1);
   const rootRelative = href.charCodeAt(0) === 0x2f && c1 !== 0x2f && c1 !== 0x5c;
-  const key = `${rootRelative ? origin : base}\u0001${href}`;
-  let url = relative.get(key);
+  // Two levels (prefix → href) rather than one concatenated key: no string is built
+  // and hashed per link on the hot path.
+  const prefix = rootRelative ? origin : base;
+  let byHref = relative.get(prefix);
+  if (byHref === undefined) {
+    if (relative.size >= MAX_PREFIXES) {
+      relative.clear();
+      relativeEntries = 0;
+    }
+    byHref = new Map();
+    relative.set(prefix, byHref);
+  }
+  let url = byHref.get(href);
   if (url === undefined) {
     url = canonicalizeUrl(href, base);
-    if (relative.size >= MAX_ENTRIES) relative.clear();
-    relative.set(key, url);
+    if (relativeEntries >= MAX_ENTRIES) {
+      relative.clear();
+      relativeEntries = 0;
+      byHref = new Map();
+      relative.set(prefix, byHref);
+    }
+    byHref.set(href, url);
+    relativeEntries++;
   }
   return url;
 }
