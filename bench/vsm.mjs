@@ -2,6 +2,7 @@
 // English and Chinese with a 20-keyword topic, and the bare cosine on its own.
 // Build first, then run:   npx tsc -p tsconfig.build.json && node bench/vsm.mjs
 import { createKeywordModel, createTopic, vsmRelevance } from '../dist/relevance/index.js';
+import { topicKeywords } from '../dist/testweb/index.js';
 import { chineseText, englishText } from './tokenize.mjs';
 
 const EN_TOPIC = createTopic({
@@ -28,30 +29,8 @@ const EN_TOPIC = createTopic({
     voltage: 0.6,
   },
 });
-const ZH_TOPIC = createTopic({
-  keywords: {
-    电网: 1,
-    特高压: 0.9,
-    输电: 0.8,
-    变电站: 0.8,
-    配电网: 0.7,
-    智能电网: 0.7,
-    电力: 0.6,
-    供电: 0.6,
-    调度: 0.5,
-    负荷: 0.5,
-    储能: 0.5,
-    电压: 0.5,
-    换流站: 0.5,
-    光伏: 0.3,
-    风电: 0.3,
-    装机容量: 0.3,
-    新能源: 0.2,
-    电价: 0.2,
-    停电: 0.4,
-    用电: 0.4,
-  },
-});
+// The test web's hand-written 电网 topic (20 weighted keywords).
+const ZH_TOPIC = createTopic(topicKeywords('grid'));
 
 function measure(name, n, fn) {
   for (let i = 0; i < Math.min(n, 200); i++) fn(i); // warm-up

@@ -28,6 +28,7 @@
  * The result is idempotent: canonicalising a canonical URL returns it unchanged.
  */
 import { InvalidUrlError } from '../errors/index.js';
+import { HEX, hexValue, isUnreserved } from './percent.js';
 
 // URL.parse (Node >= 22.1) returns null instead of throwing; throwing is costly.
 const urlParse: ((input: string, base?: string) => URL | null) | undefined = (
@@ -73,28 +74,6 @@ function classifyScheme(s: string): number {
   return SCHEME_OTHER;
 }
 
-function isHex(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
-}
-
-function hexValue(c: number): number {
-  return c <= 57 ? c - 48 : (c | 0x20) - 87;
-}
-
-function isUnreserved(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) ||
-    (c >= 65 && c <= 90) ||
-    (c >= 48 && c <= 57) ||
-    c === 45 ||
-    c === 46 ||
-    c === 95 ||
-    c === 126
-  );
-}
-
-const HEX = '0123456789ABCDEF';
-
 /** Decodes escaped unreserved characters and upper-cases the hex of the other escapes. */
 export function normalizePercentEncoding(s: string): string {
   let i = s.indexOf('%');
@@ -105,8 +84,10 @@ export function normalizePercentEncoding(s: string): string {
   for (; i >= 0 && i + 2 < n; i = s.indexOf('%', i + 1)) {
     const h1 = s.charCodeAt(i + 1);
     const h2 = s.charCodeAt(i + 2);
-    if (!isHex(h1) || !isHex(h2)) continue;
-    const v = hexValue(h1) * 16 + hexValue(h2);
+    const v1 = hexValue(h1);
+    const v2 = hexValue(h2);
+    if (v1 < 0 || v2 < 0) continue;
+    const v = v1 * 16 + v2;
     let rep: string;
     if (isUnreserved(v)) rep = String.fromCharCode(v);
     else if ((h1 >= 97 && h1 <= 102) || (h2 >= 97 && h2 <= 102))

@@ -7,6 +7,7 @@ export {
 } from './canonicalize.js';
 export { hostOf, registrableDomain, registrableDomainOfHost } from './host.js';
 export { md5Hex } from './md5.js';
+export { HEX, hexValue, isUnreserved } from './percent.js';
 export {
   createScopeFilter,
   linkDepth,

@@ -12,26 +12,7 @@
  * encoding them would change what a pattern means.
  */
 
-function hexValue(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
-
-function isUnreserved(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) ||
-    (c >= 65 && c <= 90) ||
-    (c >= 48 && c <= 57) ||
-    c === 45 ||
-    c === 46 ||
-    c === 95 ||
-    c === 126
-  );
-}
-
-const HEX = '0123456789ABCDEF';
+import { HEX, hexValue, isUnreserved } from '../../url/index.js';
 
 function needsWork(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
