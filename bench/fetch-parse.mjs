@@ -114,11 +114,15 @@ async function pump(urls, one) {
   return { pages: urls.length, secs, bytes, links, failed, cpuMsPerPage };
 }
 
-function bareDispatcher(undici, port) {
-  return new undici.Agent({
-    connections: CONC,
-    pipelining: 1,
-    connect: { host: '127.0.0.1', port },
+// focuscrawl's fetcher with politeness off (the test web is ours) and no retries.
+async function benchFetcher(port) {
+  const { createFetcher } = await import('../dist/fetch/index.js');
+  return createFetcher({
+    resolve: [`*.test=127.0.0.1:${port}`],
+    concurrency: CONC,
+    perHostConcurrency: CONC,
+    delayMs: 0,
+    retries: 0,
   });
 }
 
@@ -164,14 +168,7 @@ async function roleClient(kind, port) {
     };
   } else if (kind === 'fetcher') {
     // focuscrawl's fetcher alone (robots, politeness, decompression, byte cap): no parsing.
-    const { createFetcher } = await import('../dist/fetch/index.js');
-    const fetcher = createFetcher({
-      resolve: [`*.test=127.0.0.1:${port}`],
-      concurrency: CONC,
-      perHostConcurrency: CONC,
-      delayMs: 0,
-      retries: 0,
-    });
+    const fetcher = await benchFetcher(port);
     close = () => fetcher.close();
     one = async (u) => {
       const r = await fetcher.fetch(u);
@@ -180,15 +177,8 @@ async function roleClient(kind, port) {
   } else if (kind.startsWith('focuscrawl-pool')) {
     // The same work with sniffing, decoding and parsing on worker threads
     // (focuscrawl-pool1: one worker, focuscrawl-pool2: two).
-    const { createFetcher } = await import('../dist/fetch/index.js');
     const { createParsePool } = await import('../dist/parse/index.js');
-    const fetcher = createFetcher({
-      resolve: [`*.test=127.0.0.1:${port}`],
-      concurrency: CONC,
-      perHostConcurrency: CONC,
-      delayMs: 0,
-      retries: 0,
-    });
+    const fetcher = await benchFetcher(port);
     const pool = createParsePool({
       workers: Number(kind.slice('focuscrawl-pool'.length) || 1),
       transfer: true,
@@ -204,15 +194,8 @@ async function roleClient(kind, port) {
       return { bytes, links: a.page.links.length };
     };
   } else if (kind === 'focuscrawl') {
-    const { createFetcher } = await import('../dist/fetch/index.js');
     const { analyzeBody } = await import('../dist/parse/index.js');
-    const fetcher = createFetcher({
-      resolve: [`*.test=127.0.0.1:${port}`],
-      concurrency: CONC,
-      perHostConcurrency: CONC,
-      delayMs: 0,
-      retries: 0,
-    });
+    const fetcher = await benchFetcher(port);
     close = () => fetcher.close();
     one = async (u) => {
       const r = await fetcher.fetch(u);
@@ -277,7 +260,6 @@ async function roleClient(kind, port) {
   } else {
     throw new Error(`unknown client ${kind}`);
   }
-  void bareDispatcher;
   const res = await pump(urls, one);
   await close();
   res.rssMiB = process.resourceUsage().maxRSS / 1024;
