@@ -21,8 +21,6 @@ export const ErrorCodes = {
     'The first byte of the response did not arrive within `firstByteTimeoutMs`.',
   FC_ERR_TOTAL_TIMEOUT: 'The whole request did not finish within `totalTimeoutMs`.',
   FC_ERR_NETWORK: 'The connection failed or was reset.',
-  FC_ERR_HTTP_STATUS:
-    'The server kept answering with a retryable status (5xx/429) until retries ran out.',
   FC_ERR_ABORTED: 'The request was aborted by the caller.',
   FC_ERR_RESOLVE_SPEC: 'A `--resolve HOST=IP[:PORT]` mapping is malformed.',
   FC_ERR_TOPIC_FILE:
@@ -86,7 +84,6 @@ export const ConnectTimeoutError = define('FC_ERR_CONNECT_TIMEOUT', 'ConnectTime
 export const HeadersTimeoutError = define('FC_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError', true);
 export const TotalTimeoutError = define('FC_ERR_TOTAL_TIMEOUT', 'TotalTimeoutError', true);
 export const NetworkError = define('FC_ERR_NETWORK', 'NetworkError', true);
-export const HttpStatusError = define('FC_ERR_HTTP_STATUS', 'HttpStatusError', false);
 export const AbortedError = define('FC_ERR_ABORTED', 'AbortedError', false);
 export const ResolveSpecError = define('FC_ERR_RESOLVE_SPEC', 'ResolveSpecError', false);
 export const TopicFileError = define('FC_ERR_TOPIC_FILE', 'TopicFileError', false);
