@@ -2,10 +2,9 @@
 // made on the way (robots, redirects, charset, parse, relevance). Composes stages;
 // implements none of them.
 
-import { decodeBody, sniffContent } from '../fetch/charset/index.js';
 import type { FetchResult, RobotsVerdict } from '../fetch/index.js';
 import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
-import { parseHtml } from '../parse/index.js';
+import { analyzeBody } from '../parse/index.js';
 import { createKeywordModel, type Topic } from '../relevance/index.js';
 
 export interface InspectOptions {
@@ -75,19 +74,14 @@ export async function inspectUrl(
     const { body, robots: finalRobots, ...rest } = res;
     report.fetch = rest;
     report.robots = finalRobots;
-    report.content = sniffContent(res.contentType, body);
-    if (report.content !== 'html' && report.content !== 'text' && report.content !== 'xml')
-      return report;
-    const decoded = decodeBody(body, res.contentType);
-    report.charset = { name: decoded.charset, source: decoded.source };
-    const text = report.content === 'html' ? undefined : decoded.text;
-    const page =
-      text === undefined
-        ? parseHtml(decoded.text, res.finalUrl, {
-            xRobotsTag: res.headers['x-robots-tag'],
-          })
-        : undefined;
-    const visible = page ? page.text : (text ?? '');
+    const a = analyzeBody(body, res.contentType, res.finalUrl, {
+      ...(res.headers['x-robots-tag'] ? { xRobotsTag: res.headers['x-robots-tag'] } : {}),
+    });
+    report.content = a.content;
+    if (a.charset) report.charset = { name: a.charset, source: a.charsetSource ?? 'default' };
+    const page = a.page;
+    const visible = page ? page.text : (a.text ?? '');
+    if (!page && a.text === undefined) return report;
     const excerptChars = options.excerptChars ?? 500;
     if (page) {
       report.page = {

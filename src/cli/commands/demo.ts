@@ -1,10 +1,9 @@
 // `npm run demo`: start the test web on 127.0.0.1, show `inspect` on pages that exercise
 // each foundation stage, then fetch + parse + score a labelled sample of the web and
 // measure how well the keyword VSM (DESIGN 1.1) separates relevant from irrelevant pages.
-import { decodeBody } from '../../fetch/charset/index.js';
 import { createFetcher } from '../../fetch/index.js';
 import { inspectUrl } from '../../inspect/index.js';
-import { parseHtml } from '../../parse/index.js';
+import { analyzeBody } from '../../parse/index.js';
 import { createKeywordModel, parseTopic } from '../../relevance/index.js';
 import {
   labels,
@@ -127,7 +126,8 @@ async function relevanceCheck(
       try {
         const res = await fetcher.fetch(url);
         bytes += res.bytes;
-        const page = parseHtml(decodeBody(res.body, res.contentType).text, res.finalUrl);
+        const page = analyzeBody(res.body, res.contentType, res.finalUrl).page;
+        if (!page) throw new Error(`${url}: not HTML`);
         scores.push({ url, rel: models.map((m) => m.model.score(page).relevance) });
       } catch {
         failed++;
@@ -160,7 +160,14 @@ async function relevanceCheck(
     const prec = kept ? tp / kept : 0;
     const rec = pos ? tp / pos : 0;
     io.out(
-      `  ${`${t.id} (${t.name})`.padEnd(22)} ${String(pos).padStart(8)} ${String(kept).padStart(6)} ${(prec * 100).toFixed(1).padStart(8)}% ${(rec * 100).toFixed(1).padStart(6)}%`,
+      `  ${padWide(`${t.id} (${t.name})`, 22)} ${String(pos).padStart(8)} ${String(kept).padStart(6)} ${(prec * 100).toFixed(1).padStart(8)}% ${(rec * 100).toFixed(1).padStart(6)}%`,
     );
   });
+}
+
+/** padEnd by display width: CJK characters take two terminal columns. */
+function padWide(s: string, width: number): string {
+  let w = 0;
+  for (const ch of s) w += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1;
+  return s + ' '.repeat(Math.max(0, width - w));
 }
