@@ -25,6 +25,12 @@ export const ErrorCodes = {
   FC_ERR_RESOLVE_SPEC: 'A `--resolve HOST=IP[:PORT]` mapping is malformed.',
   FC_ERR_TOPIC_FILE:
     'A topic file cannot be read or is invalid (the message names file, line and field).',
+  FC_ERR_STORE_VERSION:
+    'A store was written by a newer focuscrawl (schema version above this one); it is left untouched.',
+  FC_ERR_STORE:
+    'A store cannot be opened, read or written (the message names the path and operation).',
+  FC_ERR_STORE_STATE:
+    'A store lifecycle call does not fit the URL state (e.g. completing a URL that is not processing).',
   FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
 } as const;
 
@@ -87,6 +93,9 @@ export const NetworkError = define('FC_ERR_NETWORK', 'NetworkError', true);
 export const AbortedError = define('FC_ERR_ABORTED', 'AbortedError', false);
 export const ResolveSpecError = define('FC_ERR_RESOLVE_SPEC', 'ResolveSpecError', false);
 export const TopicFileError = define('FC_ERR_TOPIC_FILE', 'TopicFileError', false);
+export const StoreVersionError = define('FC_ERR_STORE_VERSION', 'StoreVersionError', false);
+export const StoreError = define('FC_ERR_STORE', 'StoreError', false);
+export const StoreStateError = define('FC_ERR_STORE_STATE', 'StoreStateError', false);
 export const CliUsageError = define('FC_ERR_CLI_USAGE', 'CliUsageError', false);
 
 export function isFocusCrawlError(e: unknown): e is FocusCrawlError {
