@@ -19,6 +19,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     size: { type: 'string', default: 'large' },
     server: { type: 'string', default: 'replay' },
+    'peer-rounds': { type: 'string', default: '1' },
     only: { type: 'string' },
     role: { type: 'string' },
     port: { type: 'string' },
@@ -297,6 +298,8 @@ async function coordinator() {
   );
   for (let round = 0; round < Number(values.rounds); round++) {
     for (const c of clients) {
+      // The peer is slow: it runs in the first --peer-rounds rounds only.
+      if (c === 'crawlee' && round >= Number(values['peer-rounds'])) continue;
       const args = [
         '--role',
         c,

@@ -3,6 +3,8 @@ import { Parser } from 'htmlparser2';
 import { InvalidUrlError } from '../errors/index.js';
 import { type ParseOptions, resolveParseOptions } from './options.js';
 import { PageBuilder } from './page-builder.js';
+import { scanHtml } from './scanner.js';
+import { TreeBuilder } from './tree.js';
 import type { ParsedPage } from './types.js';
 
 export interface HtmlParser {
@@ -25,6 +27,7 @@ function checkPageUrl(pageUrl: string): void {
 
 /**
  * A streaming parser: write decoded chunks as they arrive, `end()` for the result.
+ * It tokenises with htmlparser2 (the `engine` option applies to parseHtml only).
  * Throws InvalidUrlError for a page URL that is not absolute, InvalidOptionError
  * for malformed options (options objects are validated once and cached: do not
  * mutate one after use).
@@ -55,5 +58,10 @@ export function createHtmlParser(pageUrl: string, opts?: ParseOptions): HtmlPars
  * @example parseHtml('<title>Hi</title><p>See <a href="/x">this</a>.</p>', 'http://a.test/')
  */
 export function parseHtml(html: string, pageUrl: string, opts?: ParseOptions): ParsedPage {
-  return createHtmlParser(pageUrl, opts).end(html);
+  checkPageUrl(pageUrl);
+  const o = resolveParseOptions(opts);
+  if (o.engine === 'htmlparser2') return createHtmlParser(pageUrl, opts).end(html);
+  const b = new PageBuilder(pageUrl, o);
+  scanHtml(html, new TreeBuilder(b), b);
+  return b.result();
 }

@@ -36,6 +36,14 @@ export const parseOptionsSchema = z.strictObject({
    * @default 'focuscrawl'
    */
   robotsToken: z.string().min(1).default('focuscrawl'),
+  /**
+   * HTML tokeniser of parseHtml (and analyzeBody): `fast`, the project's own
+   * whole-document scanner, or `htmlparser2`. Both give the same pages, malformed HTML
+   * included (scanner.ts names the one known difference). createHtmlParser streams
+   * through htmlparser2 whatever this says.
+   * @default 'fast'
+   */
+  engine: z.enum(['fast', 'htmlparser2']).default('fast'),
 });
 
 export type ParseOptions = z.input<typeof parseOptionsSchema>;

@@ -1,9 +1,11 @@
 /**
- * The htmlparser2 handler that builds a ParsedPage in one streaming pass.
+ * The handler that builds a ParsedPage in one streaming pass, driven by htmlparser2's
+ * Parser or by the fast scanner (scanner.ts, tree.ts) with the same events.
  *
  * Speed notes: text chunks go into one array joined once; anchors and link contexts
  * are offsets into that text, sliced at the end; tag names are looked up once in a
- * flag table; each distinct href is canonicalised once (a bounded cache shared by all
+ * flag table; an href already in canonical form is recognised by a regular expression
+ * and kept as it is, any other is canonicalised once (a bounded cache shared by all
  * pages: navigation links repeat from page to page); parsing stops early
  * once the text and link caps are both reached.
  */
@@ -83,6 +85,16 @@ export class PageBuilder implements Partial<Handler> {
 
   onparserinit(parser: Parser): void {
     this.parser = parser;
+  }
+
+  /** Whether ontext would use text now (for the fast scanner, which then skips it). */
+  acceptsText(): boolean {
+    return this.skipAt < 0 || this.inTitle;
+  }
+
+  /** Whether onopentag would read attributes now. */
+  readsAttributes(): boolean {
+    return this.skipAt < 0;
   }
 
   onopentag(name: string, attribs: Attribs): void {
@@ -224,7 +236,7 @@ export class PageBuilder implements Partial<Handler> {
     const h = c <= 0x20 || href.charCodeAt(href.length - 1) <= 0x20 ? href.trim() : href;
     // '' and '#…' name this same document: not a link to follow
     if (h === '' || h.charCodeAt(0) === 0x23) return null;
-    return resolveHref(h, this.facts.baseUrl, this.facts.origin);
+    return resolveHref(h, this.facts.baseUrl, this.facts.origin, this.facts.originAsIs);
   }
 
   private newLink(tag: LinkTag, href: string, rel: string | undefined, fallback: string) {

@@ -14,13 +14,15 @@ import {
 } from './meta.js';
 import type { ResolvedParseOptions } from './options.js';
 import type { Attribs } from './types.js';
-import { originOf } from './url-cache.js';
+import { canonicalAsIs, originOf } from './url-cache.js';
 
 export class PageFacts {
   lang: string | undefined;
   /** What relative URLs resolve against, and its origin. */
   baseUrl: string;
   origin: string;
+  /** The origin is canonical as it is (see canonicalAsIs). */
+  originAsIs: boolean;
   canonical: string | undefined;
   metaRefresh: string | undefined;
   metaCharset: string | undefined;
@@ -34,6 +36,7 @@ export class PageFacts {
   ) {
     this.baseUrl = pageUrl;
     this.origin = originOf(pageUrl);
+    this.originAsIs = canonicalAsIs(`${this.origin}/`);
     this.robotsName = o.robotsToken.toLowerCase();
     if (o.xRobotsTag !== undefined) addXRobotsTag(o.xRobotsTag, o.robotsToken, this.robots);
   }
@@ -54,6 +57,7 @@ export class PageFacts {
       if (u.protocol === 'http:' || u.protocol === 'https:') {
         this.baseUrl = u.href;
         this.origin = originOf(u.href);
+        this.originAsIs = canonicalAsIs(`${this.origin}/`);
       }
     } catch {
       // an invalid <base href> is ignored

@@ -38,7 +38,10 @@ export interface ParsedPage {
   metaCharset: string | undefined;
 }
 
-/** The attributes this parser reads (htmlparser2 gives lower-case names). */
+/**
+ * The attributes this parser reads, by lower-case name. htmlparser2 gives all of a
+ * tag's attributes; the fast scanner only these (wantedAttr in names.ts: keep in step).
+ */
 export interface Attribs {
   [name: string]: string | undefined;
   href?: string;
