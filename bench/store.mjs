@@ -54,6 +54,10 @@ async function addPhase(kind, dir, n) {
   return { 'addUrls new (URLs/s)': rate(n, ms), 'addUrls known (URLs/s)': rate(n, ms2) };
 }
 
+// One page as a crawl of a finite web sees it: 36 outlinks, all offered as new URLs
+// (the store tells the known from the new): 10 navigation links shared by every
+// page, 23 links to URLs found earlier, 3 URLs never seen before. Every tenth
+// fetch fails; a third of the pages are discarded.
 async function cyclePhase(kind, dir, n, withBody) {
   const store = await open(kind, dir);
   await store.addSeeds(Array.from({ length: 200 }, (_, i) => urlOf(i)));
@@ -66,21 +70,26 @@ async function cyclePhase(kind, dir, n, withBody) {
   while (done < n) {
     const claimed = await store.claim(100);
     const outcomes = claimed.map((c, k) => {
-      const newUrls = Array.from({ length: 5 }, () => ({
-        url: urlOf(next++),
-        depth: c.depth + 1,
-        priority: (next * 13) % 100,
-      }));
-      const links = [
-        ...newUrls.map((u) => ({ url: u.url, anchor: 'link text' })),
-        ...Array.from({ length: 15 }, (_, j) => ({ url: urlOf(j), anchor: null })),
-      ];
-      if (k % 10 === 9)
+      if (k % 10 === 9) {
         return {
           url: c.url,
           state: 'error',
           result: { fetchedAt: Date.now(), error: 'FC_ERR_NETWORK' },
         };
+      }
+      const targets = [
+        ...Array.from({ length: 10 }, (_, j) => urlOf(j)),
+        ...Array.from({ length: 23 }, (_, j) =>
+          urlOf(1_000_000 + ((next * 31 + j * 977) % (next - 999_999))),
+        ),
+        ...Array.from({ length: 3 }, () => urlOf(next++)),
+      ];
+      const links = targets.map((u, j) => ({ url: u, anchor: j % 2 ? 'link text' : null }));
+      const newUrls = targets.map((u, j) => ({
+        url: u,
+        depth: c.depth + 1,
+        priority: (j * 13 + next) % 100,
+      }));
       return {
         url: c.url,
         state: k % 3 === 0 ? 'discard' : 'complete',
@@ -103,7 +112,7 @@ async function cyclePhase(kind, dir, n, withBody) {
   }
   const ms = now() - t0;
   await store.close();
-  return { [`claim+commit${withBody ? ' with 10 KB body' : ''} (URLs/s)`]: rate(done, ms) };
+  return { [`claim+commit${withBody ? ' with 10 KB body' : ''} (pages/s)`]: rate(done, ms) };
 }
 
 async function frontierPhase(kind, dir, n) {

@@ -1,0 +1,28 @@
+// Public surface of the store stage: the Store contract, its SQLite and memory
+// implementations. The conformance suite for implementations is in ./conformance.js.
+export { createMemoryStore, MemoryStore } from './memory.js';
+export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from './options.js';
+export { SCHEMA_VERSION } from './schema.js';
+export { SqliteStore } from './sqlite.js';
+export { DB_FILE, openStore } from './sqlite-open.js';
+export {
+  type ClaimedUrl,
+  type FetchedPage,
+  type FetchFailure,
+  type FinalState,
+  type HistoryRecord,
+  type HostStats,
+  type LinkRecord,
+  type NewUrl,
+  type Outcome,
+  type PageLink,
+  type PageRecord,
+  type PageScores,
+  SEED_PRIORITY,
+  type StateCounts,
+  type Store,
+  type StoreStats,
+  URL_STATES,
+  type UrlRecord,
+  type UrlState,
+} from './types.js';

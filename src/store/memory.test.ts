@@ -1,0 +1,7 @@
+import { storeConformance } from './conformance.js';
+import { createMemoryStore } from './index.js';
+
+storeConformance('memory', async () => ({
+  store: createMemoryStore(),
+  cleanup: async () => {},
+}));

@@ -1,0 +1,134 @@
+/**
+ * The SQLite schema (DESIGN §2) and its forward migrations. The schema version is
+ * `PRAGMA user_version`; `PRAGMA application_id` marks the file as a focuscrawl
+ * store. States are small integers in `urls.state`; the views `waiting`,
+ * `processing`, `complete`, `discard`, `error` show the five queues of DESIGN 1.1.
+ */
+import type { UrlState } from './types.js';
+
+/** 'FCST' */
+export const APPLICATION_ID = 0x46435354;
+
+/** State codes in the `state` columns. */
+export const STATE_CODE: Record<UrlState, number> = {
+  waiting: 0,
+  processing: 1,
+  complete: 2,
+  discard: 3,
+  error: 4,
+};
+export const STATE_NAME: readonly UrlState[] = [
+  'waiting',
+  'processing',
+  'complete',
+  'discard',
+  'error',
+];
+
+const V1 = `
+CREATE TABLE states (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+INSERT INTO states VALUES (0, 'waiting'), (1, 'processing'), (2, 'complete'), (3, 'discard'), (4, 'error');
+
+-- Every known URL. id is taken from counters.next_id: it grows with discovery and
+-- is never reused, so it is also the discovery sequence that breaks priority ties.
+-- URLs are found through url_hash (a 53-bit hash of url; equal hashes are told
+-- apart by url): a far smaller and faster index than one on the text.
+CREATE TABLE urls (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL,
+  url_hash INTEGER NOT NULL,
+  state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 4),
+  depth INTEGER NOT NULL,
+  priority REAL NOT NULL,
+  parent_id INTEGER,
+  anchor TEXT,
+  discovered_at INTEGER NOT NULL
+);
+CREATE INDEX urls_hash ON urls (url_hash);
+-- claim and trimWaiting walk this one (entries ordered by priority, then id).
+CREATE INDEX urls_waiting ON urls (priority DESC) WHERE state = 0;
+-- recover finds the processing URLs without scanning the table.
+CREATE INDEX urls_processing ON urls (state) WHERE state = 1;
+
+-- rowid keeps the order in which seeds were given.
+CREATE TABLE seeds (url TEXT PRIMARY KEY, added_at INTEGER NOT NULL);
+CREATE TABLE keywords (word TEXT PRIMARY KEY, weight REAL NOT NULL) WITHOUT ROWID;
+-- JSON values: the crawl's options, topic, start and end times.
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+CREATE TABLE pages (
+  url_id INTEGER PRIMARY KEY,
+  fetched_at INTEGER NOT NULL,
+  status INTEGER NOT NULL,
+  content_type TEXT,
+  bytes INTEGER NOT NULL,
+  title TEXT,
+  relevance REAL NOT NULL,
+  content_hash TEXT,
+  body_file TEXT,
+  page_rank REAL,
+  score REAL
+);
+
+-- The outgoing links of each fetched page: a JSON array of [to, anchor] pairs, one
+-- row per page (half the cost of a row per link); the view links shows them as
+-- (from, to, anchor) rows.
+CREATE TABLE page_links (url_id INTEGER PRIMARY KEY, links TEXT NOT NULL);
+
+-- Every fetch outcome, in the order recorded.
+CREATE TABLE history (
+  id INTEGER PRIMARY KEY,
+  url_id INTEGER NOT NULL,
+  fetched_at INTEGER NOT NULL,
+  status INTEGER,
+  state INTEGER NOT NULL,
+  relevance REAL,
+  depth INTEGER NOT NULL,
+  error TEXT
+);
+CREATE INDEX history_time ON history (fetched_at);
+CREATE INDEX history_url ON history (url_id);
+
+-- Totals kept in step by every transaction: URLs per state, discovered, dropped,
+-- fetched, bytes; and the next URL id.
+CREATE TABLE counters (name TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO counters (name, n) VALUES
+  ('waiting', 0), ('processing', 0), ('complete', 0), ('discard', 0), ('error', 0),
+  ('discovered', 0), ('dropped', 0), ('fetched', 0), ('bytes', 0), ('next_id', 1);
+
+CREATE TABLE hosts (
+  host TEXT PRIMARY KEY,
+  discovered INTEGER NOT NULL DEFAULT 0,
+  complete INTEGER NOT NULL DEFAULT 0,
+  discard INTEGER NOT NULL DEFAULT 0,
+  error INTEGER NOT NULL DEFAULT 0,
+  bytes INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+CREATE VIEW waiting AS
+  SELECT id, url, depth, priority, parent_id, anchor, discovered_at FROM urls WHERE state = 0;
+CREATE VIEW processing AS
+  SELECT id, url, depth, priority, parent_id, anchor, discovered_at FROM urls WHERE state = 1;
+CREATE VIEW complete AS
+  SELECT u.id, u.url, p.relevance, u.priority, u.depth, p.fetched_at, p.status, p.title
+  FROM urls u JOIN pages p ON p.url_id = u.id WHERE u.state = 2;
+CREATE VIEW discard AS
+  SELECT u.id, u.url, p.relevance, u.priority, u.depth, p.fetched_at, p.status, p.title
+  FROM urls u JOIN pages p ON p.url_id = u.id WHERE u.state = 3;
+CREATE VIEW links AS
+  SELECT u.url AS "from", j.value ->> 0 AS "to", j.value ->> 1 AS anchor
+  FROM page_links l JOIN urls u ON u.id = l.url_id, json_each(l.links) j;
+CREATE VIEW error AS
+  SELECT u.id, u.url, u.depth, h.fetched_at, h.status, h.error
+  FROM urls u JOIN history h ON h.id = (SELECT max(id) FROM history WHERE url_id = u.id)
+  WHERE u.state = 4;
+`;
+
+/**
+ * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
+ * transaction as the version bump. Append only: never edit a released step.
+ */
+export const MIGRATIONS: readonly string[] = [V1];
+
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;

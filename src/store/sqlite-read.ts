@@ -1,0 +1,282 @@
+/**
+ * Reads of the SQLite store. Streams page through the tables by key (1000 rows a
+ * query) instead of holding a cursor open, so that a long export neither keeps
+ * the connection busy nor loads a table into memory.
+ */
+import type { Database } from 'better-sqlite3';
+import type { BodyFiles } from './bodies.js';
+import { STATE_CODE, STATE_NAME } from './schema.js';
+import type { FoundUrl } from './sqlite-statements.js';
+import type {
+  FinalState,
+  HistoryRecord,
+  HostStats,
+  LinkRecord,
+  PageRecord,
+  StateCounts,
+  StoreStats,
+  UrlRecord,
+  UrlState,
+} from './types.js';
+
+const PAGE_ROWS = 1000;
+/** Pages whose links are read at once. */
+const LINK_PAGES = 100;
+
+type Guard = <T>(op: string, fn: () => T) => T;
+
+interface HistoryRow {
+  id: number;
+  url: string;
+  fetched_at: number;
+  status: number | null;
+  state: number;
+  relevance: number | null;
+  depth: number;
+  error: string | null;
+}
+
+interface PageRow {
+  url_id: number;
+  url: string;
+  state: number;
+  depth: number;
+  fetched_at: number;
+  status: number;
+  content_type: string | null;
+  bytes: number;
+  title: string | null;
+  relevance: number;
+  content_hash: string | null;
+  body_file: string | null;
+  page_rank: number | null;
+  score: number | null;
+}
+
+interface UrlRow {
+  id: number;
+  url: string;
+  state: number;
+  depth: number;
+  priority: number;
+  parent: string | null;
+  anchor: string | null;
+  discovered_at: number;
+}
+
+interface LinkRow {
+  url_id: number;
+  url: string;
+  /** JSON: [to, anchor][] */
+  links: string;
+}
+
+const URL_COLUMNS =
+  'u.id, u.url, u.state, u.depth, u.priority, p.url AS parent, u.anchor, u.discovered_at FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+
+function prepareReads(db: Database) {
+  const historySql = (where: string) =>
+    `SELECT h.id, u.url, h.fetched_at, h.status, h.state, h.relevance, h.depth, h.error
+     FROM history h JOIN urls u ON u.id = h.url_id ${where} ORDER BY h.fetched_at, h.id LIMIT ${PAGE_ROWS}`;
+  const pagesSql = `SELECT p.url_id, u.url, u.state, u.depth, p.fetched_at, p.status, p.content_type, p.bytes,
+     p.title, p.relevance, p.content_hash, p.body_file, p.page_rank, p.score
+     FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.url_id > ? ORDER BY p.url_id LIMIT ${PAGE_ROWS}`;
+  return {
+    counters: db.prepare<[], { name: string; n: number }>('SELECT name, n FROM counters'),
+    timeRange: db.prepare<[], { first: number | null; last: number | null }>(
+      'SELECT (SELECT min(fetched_at) FROM history) AS first, (SELECT max(fetched_at) FROM history) AS last',
+    ),
+    topHosts: db.prepare<[number], HostStats>(
+      `SELECT host, discovered, complete + discard + error AS fetched, complete, discard, error, bytes
+       FROM hosts ORDER BY fetched DESC, discovered DESC, host LIMIT ?`,
+    ),
+    seeds: db.prepare<[], string>('SELECT url FROM seeds ORDER BY rowid').pluck(),
+    keywords: db.prepare<[], { word: string; weight: number }>(
+      'SELECT word, weight FROM keywords ORDER BY weight DESC, word',
+    ),
+    meta: db.prepare<[string], string>('SELECT value FROM meta WHERE key = ?').pluck(),
+    historyFirst: db.prepare<[], HistoryRow>(historySql('')),
+    historyNext: db.prepare<[number, number], HistoryRow>(
+      historySql('WHERE (h.fetched_at, h.id) > (?, ?)'),
+    ),
+    pages: db.prepare<[number], PageRow>(pagesSql),
+    urlsAll: db.prepare<[number], UrlRow>(
+      `SELECT ${URL_COLUMNS} WHERE u.id > ? ORDER BY u.id LIMIT ${PAGE_ROWS}`,
+    ),
+    urlsIn: db.prepare<[number, number], UrlRow>(
+      `SELECT ${URL_COLUMNS} WHERE u.id > ? AND u.state = ? ORDER BY u.id LIMIT ${PAGE_ROWS}`,
+    ),
+    links: db.prepare<[number], LinkRow>(
+      `SELECT l.url_id, u.url, l.links FROM page_links l JOIN urls u ON u.id = l.url_id
+       WHERE l.url_id > ? ORDER BY l.url_id LIMIT ${LINK_PAGES}`,
+    ),
+    bodyFile: db
+      .prepare<[number], string | null>('SELECT body_file FROM pages WHERE url_id = ?')
+      .pluck(),
+  };
+}
+
+export class SqliteReader {
+  readonly #q: ReturnType<typeof prepareReads>;
+  readonly #bodies: BodyFiles;
+  readonly #guard: Guard;
+  readonly #find: (url: string) => FoundUrl | undefined;
+
+  constructor(
+    db: Database,
+    bodies: BodyFiles,
+    find: (url: string) => FoundUrl | undefined,
+    guard: Guard,
+  ) {
+    this.#q = prepareReads(db);
+    this.#bodies = bodies;
+    this.#find = find;
+    this.#guard = guard;
+  }
+
+  counts(): StateCounts {
+    return this.#guard('counts', () => {
+      const c = this.#counters();
+      return {
+        waiting: c.get('waiting') ?? 0,
+        processing: c.get('processing') ?? 0,
+        complete: c.get('complete') ?? 0,
+        discard: c.get('discard') ?? 0,
+        error: c.get('error') ?? 0,
+      };
+    });
+  }
+
+  #counters(): Map<string, number> {
+    return new Map(this.#q.counters.all().map((r) => [r.name, r.n]));
+  }
+
+  stats(topHosts: number): StoreStats {
+    const counts = this.counts();
+    return this.#guard('stats', () => {
+      const c = this.#counters();
+      const range = this.#q.timeRange.get();
+      return {
+        counts,
+        discovered: c.get('discovered') ?? 0,
+        dropped: c.get('dropped') ?? 0,
+        fetched: c.get('fetched') ?? 0,
+        failed: counts.error,
+        rejected: counts.discard,
+        bytes: c.get('bytes') ?? 0,
+        firstFetchAt: range?.first ?? null,
+        lastFetchAt: range?.last ?? null,
+        topHosts: topHosts === 0 ? [] : this.#q.topHosts.all(topHosts),
+      };
+    });
+  }
+
+  seeds(): string[] {
+    return this.#guard('getSeeds', () => this.#q.seeds.all());
+  }
+
+  keywords(): Map<string, number> {
+    return this.#guard(
+      'getKeywords',
+      () => new Map(this.#q.keywords.all().map((r) => [r.word, r.weight])),
+    );
+  }
+
+  meta(key: string): unknown {
+    const text = this.#guard('getMeta', () => this.#q.meta.get(key));
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+
+  async *history(): AsyncGenerator<HistoryRecord> {
+    let rows = this.#guard('history', () => this.#q.historyFirst.all());
+    while (rows.length > 0) {
+      for (const r of rows) {
+        yield {
+          url: r.url,
+          fetchedAt: r.fetched_at,
+          status: r.status,
+          state: STATE_NAME[r.state] as FinalState,
+          relevance: r.relevance,
+          depth: r.depth,
+          error: r.error,
+        };
+      }
+      if (rows.length < PAGE_ROWS) return;
+      const last = rows[rows.length - 1] as HistoryRow;
+      rows = this.#guard('history', () => this.#q.historyNext.all(last.fetched_at, last.id));
+    }
+  }
+
+  async *pages(): AsyncGenerator<PageRecord> {
+    let after = 0;
+    for (;;) {
+      const rows = this.#guard('pages', () => this.#q.pages.all(after));
+      for (const r of rows) {
+        yield {
+          url: r.url,
+          state: STATE_NAME[r.state] as 'complete' | 'discard',
+          depth: r.depth,
+          fetchedAt: r.fetched_at,
+          status: r.status,
+          contentType: r.content_type,
+          bytes: r.bytes,
+          title: r.title,
+          relevance: r.relevance,
+          contentHash: r.content_hash,
+          bodyFile: r.body_file,
+          pageRank: r.page_rank,
+          score: r.score,
+        };
+      }
+      if (rows.length < PAGE_ROWS) return;
+      after = (rows[rows.length - 1] as PageRow).url_id;
+    }
+  }
+
+  async *urls(state: UrlState | undefined): AsyncGenerator<UrlRecord> {
+    let after = 0;
+    for (;;) {
+      const rows = this.#guard('urls', () =>
+        state === undefined
+          ? this.#q.urlsAll.all(after)
+          : this.#q.urlsIn.all(after, STATE_CODE[state]),
+      );
+      for (const r of rows) {
+        yield {
+          id: r.id,
+          url: r.url,
+          state: STATE_NAME[r.state] as UrlState,
+          depth: r.depth,
+          priority: r.priority,
+          parent: r.parent,
+          anchor: r.anchor,
+          discoveredAt: r.discovered_at,
+        };
+      }
+      if (rows.length < PAGE_ROWS) return;
+      after = (rows[rows.length - 1] as UrlRow).id;
+    }
+  }
+
+  async *links(): AsyncGenerator<LinkRecord> {
+    let after = 0;
+    for (;;) {
+      const rows = this.#guard('links', () => this.#q.links.all(after));
+      for (const r of rows) {
+        for (const [to, anchor] of JSON.parse(r.links) as [string, string | null][]) {
+          yield { from: r.url, to, anchor };
+        }
+      }
+      if (rows.length < LINK_PAGES) return;
+      after = (rows[rows.length - 1] as LinkRow).url_id;
+    }
+  }
+
+  async readBody(url: string): Promise<Buffer | null> {
+    const file = this.#guard('readBody', () => {
+      const id = this.#find(url)?.id;
+      return id === undefined ? undefined : this.#q.bodyFile.get(id);
+    });
+    return file == null ? null : this.#bodies.read(url, file);
+  }
+}

@@ -1,0 +1,104 @@
+/** The prepared statements of the SQLite store's writes. */
+import type Sqlite from 'better-sqlite3';
+import type { ClaimedUrl } from './types.js';
+
+type Database = Sqlite.Database;
+type S<P extends unknown[] | object = unknown[], R = unknown> = Sqlite.Statement<P, R>;
+
+export interface ScoreParams {
+  id: number;
+  setRank: number;
+  rank: number | null;
+  setScore: number;
+  score: number | null;
+}
+
+export interface Writes {
+  nextId: S<[], number>;
+  setNextId: S;
+  insert: S;
+  setPriority: S;
+  claim: S<[number], ClaimedUrl>;
+  setState: S;
+  requeue: S;
+  recover: S;
+  trim: S;
+  counter: S;
+  waitingCount: S<[], number>;
+  host: S;
+  page: S;
+  links: S;
+  history: S;
+  seed: S;
+  clearKeywords: S;
+  keyword: S;
+  setMeta: S;
+  deleteMeta: S;
+  scores: S<ScoreParams>;
+}
+
+/** A row found through the URL index. */
+export interface FoundUrl {
+  id: number;
+  url: string;
+  state: number;
+  depth: number;
+  priority: number;
+}
+
+/** Finds a URL through its hash, telling apart URLs whose hashes collide. */
+export function prepareFind(db: Database, hashUrl: (url: string) => number) {
+  const stmt = db.prepare<[number], FoundUrl>(
+    'SELECT id, url, state, depth, priority FROM urls WHERE url_hash = ?',
+  );
+  return (url: string): FoundUrl | undefined => {
+    for (const row of stmt.all(hashUrl(url))) if (row.url === url) return row;
+    return undefined;
+  };
+}
+
+export function prepareWrites(db: Database): Writes {
+  return {
+    nextId: db.prepare<[], number>("SELECT n FROM counters WHERE name = 'next_id'").pluck(),
+    setNextId: db.prepare("UPDATE counters SET n = ? WHERE name = 'next_id'"),
+    insert: db.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, parent_id, anchor, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)',
+    ),
+    setPriority: db.prepare('UPDATE urls SET priority = ? WHERE id = ? AND state = 0'),
+    claim: db.prepare<[number], ClaimedUrl>(
+      'SELECT u.id, u.url, u.depth, u.priority, p.url AS parent FROM urls u LEFT JOIN urls p ON p.id = u.parent_id WHERE u.state = 0 ORDER BY u.priority DESC, u.id LIMIT ?',
+    ),
+    setState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
+    requeue: db.prepare('UPDATE urls SET state = 0, priority = coalesce(?, priority) WHERE id = ?'),
+    recover: db.prepare('UPDATE urls SET state = 0 WHERE state = 1'),
+    trim: db.prepare(
+      'DELETE FROM urls WHERE id IN (SELECT id FROM urls WHERE state = 0 ORDER BY priority ASC, id DESC LIMIT ?)',
+    ),
+    counter: db.prepare('UPDATE counters SET n = n + ? WHERE name = ?'),
+    waitingCount: db.prepare<[], number>("SELECT n FROM counters WHERE name = 'waiting'").pluck(),
+    host: db.prepare(
+      `INSERT INTO hosts (host, discovered, complete, discard, error, bytes) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (host) DO UPDATE SET discovered = discovered + excluded.discovered,
+         complete = complete + excluded.complete, discard = discard + excluded.discard,
+         error = error + excluded.error, bytes = bytes + excluded.bytes`,
+    ),
+    page: db.prepare(
+      'INSERT OR REPLACE INTO pages (url_id, fetched_at, status, content_type, bytes, title, relevance, content_hash, body_file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
+    links: db.prepare('INSERT OR REPLACE INTO page_links (url_id, links) VALUES (?, ?)'),
+    history: db.prepare(
+      'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    seed: db.prepare(
+      'INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING',
+    ),
+    clearKeywords: db.prepare('DELETE FROM keywords'),
+    keyword: db.prepare('INSERT INTO keywords (word, weight) VALUES (?, ?)'),
+    setMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+    deleteMeta: db.prepare('DELETE FROM meta WHERE key = ?'),
+    scores: db.prepare<ScoreParams>(
+      `UPDATE pages SET page_rank = iif(@setRank, @rank, page_rank), score = iif(@setScore, @score, score)
+       WHERE url_id = @id`,
+    ),
+  };
+}

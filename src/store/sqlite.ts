@@ -1,0 +1,338 @@
+/**
+ * The SQLite store: a directory with `crawl.db` (WAL) and `pages/`. Every call is
+ * synchronous inside better-sqlite3, so a transaction never interleaves with
+ * another call of the same process; `BEGIN IMMEDIATE` serialises writers of other
+ * processes. Only page bodies are written asynchronously, before the transaction
+ * that refers to them. One process writes a store at a time; others may read.
+ */
+import type { Database } from 'better-sqlite3';
+import {
+  FocusCrawlError,
+  InvalidOptionError,
+  StoreError,
+  StoreStateError,
+} from '../errors/index.js';
+import type { BodyFiles } from './bodies.js';
+import { hash53 } from './hash.js';
+import { KnownCache } from './known-cache.js';
+import { STATE_CODE } from './schema.js';
+import { SqliteReader } from './sqlite-read.js';
+import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
+import {
+  applyOutcomes,
+  checkProcessing,
+  insertUrls,
+  stateError,
+  type UrlIndex,
+} from './sqlite-urls.js';
+import { Tally } from './tally.js';
+import type {
+  ClaimedUrl,
+  FetchedPage,
+  FetchFailure,
+  HistoryRecord,
+  LinkRecord,
+  NewUrl,
+  Outcome,
+  PageRecord,
+  PageScores,
+  StateCounts,
+  Store,
+  StoreStats,
+  UrlRecord,
+  UrlState,
+} from './types.js';
+import { SEED_PRIORITY } from './types.js';
+import * as v from './validate.js';
+
+/** URLs remembered per generation by the cache of known URLs. */
+const CACHE_URLS = 100_000;
+
+export class SqliteStore implements Store {
+  readonly #db: Database;
+  readonly #path: string;
+  readonly #bodies: BodyFiles;
+  readonly #ix: UrlIndex | null;
+  readonly #find: (url: string) => FoundUrl | undefined;
+  readonly #r: SqliteReader;
+  readonly #pending = new Set<Promise<unknown>>();
+  /** Set by close(): new calls are refused while pending commits finish. */
+  #closing = false;
+  #closed = false;
+
+  /** Use `openStore`. `hashUrl` is replaceable to test hash collisions. */
+  constructor(
+    db: Database,
+    path: string,
+    bodies: BodyFiles,
+    readonly: boolean,
+    hashUrl: (url: string) => number = hash53,
+  ) {
+    this.#db = db;
+    this.#path = path;
+    this.#bodies = bodies;
+    this.#find = prepareFind(db, hashUrl);
+    this.#ix = readonly
+      ? null
+      : {
+          w: prepareWrites(db),
+          find: this.#find,
+          hash: hashUrl,
+          cache: new KnownCache(CACHE_URLS),
+        };
+    this.#r = new SqliteReader(db, bodies, this.#find, (op, fn) => this.#sync(op, fn));
+  }
+
+  /** The SQLite file. */
+  get path(): string {
+    return this.#path;
+  }
+
+  /**
+   * Runs `fn`, turning driver errors into `StoreError` naming the file and the call.
+   * `pending` marks the second half of a call that started before close().
+   */
+  #sync<T>(op: string, fn: () => T, pending = false): T {
+    if (this.#closed || (this.#closing && !pending)) {
+      throw new StoreError(`${op}: the store ${this.#path} is closed`);
+    }
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof FocusCrawlError) throw e;
+      throw new StoreError(`${op} on ${this.#path} failed: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  #index(op: string): UrlIndex {
+    if (this.#ix === null) throw new StoreError(`${op}: the store ${this.#path} is open read-only`);
+    return this.#ix;
+  }
+
+  /** A write transaction (BEGIN IMMEDIATE) whose tally is written before it commits. */
+  #tx<T>(op: string, fn: (ix: UrlIndex, t: Tally) => T, pending = false): T {
+    return this.#sync(
+      op,
+      () => {
+        const ix = this.#index(op);
+        const { w } = ix;
+        try {
+          return this.#db
+            .transaction(() => {
+              const t = new Tally();
+              const r = fn(ix, t);
+              if (t.nextId !== undefined) w.setNextId.run(t.nextId);
+              for (const [name, n] of t.counters()) w.counter.run(n, name);
+              for (const [host, d] of t.hosts) w.host.run(host, ...d);
+              return r;
+            })
+            .immediate();
+        } catch (e) {
+          ix.cache.clear(); // it may hold rows of the rolled-back transaction
+          throw e;
+        }
+      },
+      pending,
+    );
+  }
+
+  #track<T>(p: Promise<T>): Promise<T> {
+    this.#pending.add(p);
+    const done = () => this.#pending.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  async addUrls(items: readonly NewUrl[]): Promise<number> {
+    v.checkNewUrls('addUrls', items);
+    return this.#tx('addUrls', (ix, t) => insertUrls(ix, t, 'addUrls', items, null));
+  }
+
+  async addSeeds(urls: readonly string[], options?: { priority?: number }): Promise<number> {
+    v.checkUrlList('addSeeds', urls);
+    v.checkPriorityOption('addSeeds options', options);
+    const priority = options?.priority ?? SEED_PRIORITY;
+    const now = Date.now();
+    return this.#tx('addSeeds', (ix, t) => {
+      for (const u of urls) ix.w.seed.run(u, now);
+      const items = urls.map((url) => ({ url, depth: 0, priority, discoveredAt: now }));
+      return insertUrls(ix, t, 'addSeeds', items, null);
+    });
+  }
+
+  async getSeeds(): Promise<string[]> {
+    return this.#r.seeds();
+  }
+
+  async claim(n: number): Promise<ClaimedUrl[]> {
+    v.checkInt('claim(n)', n, 1);
+    return this.#tx('claim', (ix, t) => {
+      const rows = ix.w.claim.all(n);
+      for (const r of rows) {
+        ix.w.setState.run(STATE_CODE.processing, r.id);
+        ix.cache.setState(r.url, STATE_CODE.processing);
+      }
+      t.move('waiting', 'processing', rows.length);
+      return rows;
+    });
+  }
+
+  complete(url: string, result: FetchedPage): Promise<void> {
+    return this.commit([{ url, state: 'complete', result }]);
+  }
+
+  discard(url: string, result: FetchedPage): Promise<void> {
+    return this.commit([{ url, state: 'discard', result }]);
+  }
+
+  fail(url: string, failure: FetchFailure): Promise<void> {
+    return this.commit([{ url, state: 'error', result: failure }]);
+  }
+
+  commit(outcomes: readonly Outcome[]): Promise<void> {
+    return this.#track(this.#commit(outcomes));
+  }
+
+  async #commit(outcomes: readonly Outcome[]): Promise<void> {
+    v.checkOutcomes('commit', outcomes);
+    // Refuse a bad batch before writing any body; the transaction checks again.
+    this.#sync('commit', () => checkProcessing(this.#index('commit'), outcomes));
+    const bodies = new Map<string, string>();
+    await Promise.all(
+      outcomes.map(async (o) => {
+        if (o.state !== 'error' && o.result.body !== undefined) {
+          bodies.set(o.url, await this.#bodies.write(o.url, o.result.body));
+        }
+      }),
+    );
+    this.#tx('commit', (ix, t) => applyOutcomes(ix, t, outcomes, bodies), true);
+  }
+
+  async reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {
+    v.checkUrlList('reclaim', urls);
+    v.checkPriorityOption('reclaim options', options);
+    const priority = options?.priority;
+    return this.#tx('reclaim', (ix, t) => {
+      for (const url of urls) {
+        const row = ix.find(url);
+        if (row?.state !== STATE_CODE.processing) throw stateError('reclaim', url, row?.state);
+        ix.w.requeue.run(priority ?? null, row.id);
+        ix.cache.setState(url, STATE_CODE.waiting, priority ?? row.priority);
+      }
+      t.move('processing', 'waiting', urls.length);
+      return urls.length;
+    });
+  }
+
+  async recover(): Promise<number> {
+    const n = this.#tx('recover', (ix, t) => {
+      ix.cache.clear();
+      const moved = ix.w.recover.run().changes;
+      t.move('processing', 'waiting', moved);
+      return moved;
+    });
+    await this.#bodies.clearTmp();
+    return n;
+  }
+
+  async trimWaiting(max: number): Promise<number> {
+    v.checkInt('trimWaiting(max)', max, 0);
+    return this.#tx('trimWaiting', (ix, t) => {
+      const excess = (ix.w.waitingCount.get() ?? 0) - max;
+      if (excess <= 0) return 0;
+      ix.cache.clear();
+      const dropped = ix.w.trim.run(excess).changes;
+      t.move('waiting', null, dropped);
+      t.dropped += dropped;
+      return dropped;
+    });
+  }
+
+  async counts(): Promise<StateCounts> {
+    return this.#r.counts();
+  }
+
+  async stats(options?: { topHosts?: number }): Promise<StoreStats> {
+    return this.#r.stats(v.checkTopHosts('stats options', options));
+  }
+
+  async setKeywords(
+    keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
+  ): Promise<void> {
+    const entries = v.checkKeywords('setKeywords', keywords);
+    this.#tx('setKeywords', ({ w }) => {
+      w.clearKeywords.run();
+      for (const [word, weight] of entries) w.keyword.run(word, weight);
+    });
+  }
+
+  async getKeywords(): Promise<Map<string, number>> {
+    return this.#r.keywords();
+  }
+
+  async setMeta(key: string, value: unknown): Promise<void> {
+    v.checkMetaKey('setMeta', key);
+    const json = value === undefined ? undefined : v.metaJson(`setMeta ${key}`, value);
+    this.#tx('setMeta', ({ w }) => {
+      if (json === undefined) w.deleteMeta.run(key);
+      else w.setMeta.run(key, json);
+    });
+  }
+
+  async getMeta<T = unknown>(key: string): Promise<T | undefined> {
+    v.checkMetaKey('getMeta', key);
+    return this.#r.meta(key) as T | undefined;
+  }
+
+  async setPageScores(items: readonly PageScores[]): Promise<void> {
+    v.checkScores('setPageScores', items);
+    this.#tx('setPageScores', (ix) => {
+      for (const s of items) {
+        const r = ix.w.scores.run({
+          id: ix.find(s.url)?.id ?? -1,
+          setRank: s.pageRank === undefined ? 0 : 1,
+          rank: s.pageRank ?? null,
+          setScore: s.score === undefined ? 0 : 1,
+          score: s.score ?? null,
+        });
+        if (r.changes === 0) {
+          throw new StoreStateError(`cannot score ${s.url}: it is not a fetched page`, {
+            url: s.url,
+          });
+        }
+      }
+    });
+  }
+
+  history(): AsyncIterable<HistoryRecord> {
+    return this.#r.history();
+  }
+
+  pages(): AsyncIterable<PageRecord> {
+    return this.#r.pages();
+  }
+
+  urls(state?: UrlState): AsyncIterable<UrlRecord> {
+    if (state !== undefined && !(state in STATE_CODE)) {
+      throw new InvalidOptionError(`urls(state): unknown state ${JSON.stringify(state)}`);
+    }
+    return this.#r.urls(state);
+  }
+
+  links(): AsyncIterable<LinkRecord> {
+    return this.#r.links();
+  }
+
+  readBody(url: string): Promise<Buffer | null> {
+    v.checkUrl('readBody', url);
+    return this.#r.readBody(url);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    await Promise.allSettled([...this.#pending]);
+    this.#closed = true;
+    this.#db.close();
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * The crawl store: every URL the crawl knows, what became of each fetch, and the
+ * crawl's metadata. One interface, several implementations (SQLite, memory, and
+ * later PostgreSQL), all held to the same contract by `conformance.ts`.
+ *
+ * ## Lifecycle of a URL (DESIGN 1.1)
+ *
+ * Every known URL is in exactly one state at a time:
+ *
+ * ```
+ *            addUrls / addSeeds                  complete ─▶ complete
+ *   (new) ──────────────────────▶ waiting ─claim─▶ processing ─ discard ─▶ discard
+ *                                  ▲   │           │          └ fail ─────▶ error
+ *                                  │   │           │
+ *                                  │   └ trimWaiting (removed: unknown again)
+ *                                  └──── reclaim / recover ◀┘
+ * ```
+ *
+ * - `claim(n)` atomically moves up to `n` waiting URLs to processing and hands
+ *   them to the caller, best first: highest `priority`, ties by discovery order.
+ *   Concurrent claims never hand out the same URL twice.
+ * - A claimed URL is finished with exactly one of `complete`, `discard`, `fail`
+ *   (or the batch form `commit`), which records the outcome, the page, its links,
+ *   the newly discovered URLs and a history row in one transaction: either all of
+ *   it is stored or none of it.
+ * - `reclaim` puts claimed URLs back to waiting (graceful stop, retry later) with no
+ *   history row. `recover` does the same for every processing URL: call it once
+ *   after opening, before claiming, when no other crawler works on the store, so
+ *   that URLs held by a crawl that died are fetched again.
+ * - `complete`, `discard`, `error` are final: such URLs are never claimed again and
+ *   re-adding them is ignored, so no URL is completed twice.
+ * - Calling `complete`, `discard`, `fail` or `reclaim` for a URL that is not
+ *   processing throws `StoreStateError` naming the URL and its state, and changes
+ *   nothing.
+ *
+ * URLs are keys compared as strings: pass canonical URLs (`canonicalizeUrl`).
+ * Times are milliseconds since the Unix epoch. Every method is async; once a
+ * returned promise resolves, its change is durable against a crash of the
+ * process (see `docs/store.md` for power loss).
+ */
+
+/** The state of a known URL. */
+export type UrlState = 'waiting' | 'processing' | 'complete' | 'discard' | 'error';
+
+/** The five states, in lifecycle order. */
+export const URL_STATES: readonly UrlState[] = [
+  'waiting',
+  'processing',
+  'complete',
+  'discard',
+  'error',
+];
+
+/** The final states, reached through a fetch outcome. */
+export type FinalState = 'complete' | 'discard' | 'error';
+
+/**
+ * The priority `addSeeds` gives by default: above any priority a strategy computes
+ * (finite, so that it survives JSON).
+ */
+export const SEED_PRIORITY = Number.MAX_VALUE;
+
+/** A URL to queue (`addUrls`, or `newUrls` of a fetched page). */
+export interface NewUrl {
+  /** Canonical absolute http(s) URL. */
+  url: string;
+  /** Link distance from a seed (seeds: 0). */
+  depth: number;
+  /** Higher is claimed sooner. Any finite number. */
+  priority: number;
+  /** The known URL whose page linked here. Defaults to the fetched page for `newUrls`. */
+  parent?: string;
+  /** The anchor text of the link that led here. */
+  anchor?: string;
+  /** @default the time of the call */
+  discoveredAt?: number;
+}
+
+/** A URL handed out by `claim`. */
+export interface ClaimedUrl {
+  /** The store's id of the URL; ids grow with discovery order and are never reused. */
+  id: number;
+  url: string;
+  depth: number;
+  priority: number;
+  /** The URL whose page linked here (null for seeds and parentless URLs). */
+  parent: string | null;
+}
+
+/** An outgoing link of a fetched page. */
+export interface PageLink {
+  url: string;
+  anchor?: string | null;
+}
+
+/** What `complete` and `discard` record about a fetched page. */
+export interface FetchedPage {
+  fetchedAt: number;
+  /** HTTP status of the final response. */
+  status: number;
+  contentType?: string | null;
+  /** Bytes of the body as received (after decompression). */
+  bytes: number;
+  title?: string | null;
+  /** Relevance to the topic (DESIGN 1.1). */
+  relevance: number;
+  /** A digest of the content, to detect changes and duplicates. */
+  contentHash?: string | null;
+  /** The body, stored gzip-compressed as `pages/<MD5(url) hex>.gz` (DESIGN 1.4). */
+  body?: Uint8Array;
+  /** Outgoing links, recorded in `links` (replacing any earlier ones of this page). */
+  links?: readonly PageLink[];
+  /** URLs to queue, as for `addUrls`; `parent` defaults to this page. */
+  newUrls?: readonly NewUrl[];
+}
+
+/** What `fail` records about a fetch that did not produce a page. */
+export interface FetchFailure {
+  fetchedAt: number;
+  /** The reason, e.g. `FC_ERR_CONNECT_TIMEOUT: no connection within 10000 ms`. */
+  error: string;
+  /** HTTP status, when a response was received. */
+  status?: number | null;
+}
+
+/** One item of `commit`. */
+export type Outcome =
+  | { url: string; state: 'complete' | 'discard'; result: FetchedPage }
+  | { url: string; state: 'error'; result: FetchFailure };
+
+/** URLs per state. */
+export type StateCounts = Record<UrlState, number>;
+
+/** Fetch figures of one host (host name without port). */
+export interface HostStats {
+  host: string;
+  /** URLs of the host added as new (trimmed ones included). */
+  discovered: number;
+  /** Fetch outcomes recorded: complete + discard + error. */
+  fetched: number;
+  complete: number;
+  discard: number;
+  error: number;
+  bytes: number;
+}
+
+/** DESIGN 1.1's crawl statistics. */
+export interface StoreStats {
+  counts: StateCounts;
+  /** URLs added as new since the store was created (seeds included, trimmed ones too). */
+  discovered: number;
+  /** Waiting URLs removed by `trimWaiting`. */
+  dropped: number;
+  /** Fetch outcomes recorded (history rows). */
+  fetched: number;
+  /** Fetches that failed (state error). */
+  failed: number;
+  /** Pages fetched and found irrelevant (state discard). */
+  rejected: number;
+  /** Bytes of all fetched pages. */
+  bytes: number;
+  /** Earliest and latest `fetchedAt` in the history; null before the first fetch. */
+  firstFetchAt: number | null;
+  lastFetchAt: number | null;
+  /** Hosts with the most fetches first (ties by name). */
+  topHosts: HostStats[];
+}
+
+/** One row of the history: a fetch outcome. */
+export interface HistoryRecord {
+  url: string;
+  fetchedAt: number;
+  /** HTTP status; null when the fetch failed before a response. */
+  status: number | null;
+  state: FinalState;
+  /** Null for errors. */
+  relevance: number | null;
+  depth: number;
+  /** Null unless the state is error. */
+  error: string | null;
+}
+
+/** A fetched page (complete or discard). */
+export interface PageRecord {
+  url: string;
+  state: 'complete' | 'discard';
+  depth: number;
+  fetchedAt: number;
+  status: number;
+  contentType: string | null;
+  bytes: number;
+  title: string | null;
+  relevance: number;
+  contentHash: string | null;
+  /** The body's name relative to the store, `pages/<md5>.gz`; null without a body. */
+  bodyFile: string | null;
+  /** Set by `setPageScores`; null until then. */
+  pageRank: number | null;
+  /** The final score P (DESIGN 1.1); null until set. */
+  score: number | null;
+}
+
+/** A known URL. */
+export interface UrlRecord {
+  id: number;
+  url: string;
+  state: UrlState;
+  depth: number;
+  priority: number;
+  parent: string | null;
+  anchor: string | null;
+  discoveredAt: number;
+}
+
+/** A recorded link. */
+export interface LinkRecord {
+  from: string;
+  to: string;
+  anchor: string | null;
+}
+
+/** Scores of a page computed after the crawl (ranking stage). */
+export interface PageScores {
+  url: string;
+  pageRank?: number | null;
+  score?: number | null;
+}
+
+export interface Store {
+  /**
+   * Queues the unknown URLs as waiting and returns how many were new. A URL that
+   * is already waiting takes the higher of its old and new priority (never lowered)
+   * and keeps its depth, parent and place in discovery order; URLs in other states
+   * are left alone. An explicit `parent` must be a known URL (`InvalidOptionError`).
+   */
+  addUrls(items: readonly NewUrl[]): Promise<number>;
+  /**
+   * Records `urls` as seeds and queues the unknown ones at depth 0.
+   * @param options.priority @default SEED_PRIORITY
+   */
+  addSeeds(urls: readonly string[], options?: { priority?: number }): Promise<number>;
+  getSeeds(): Promise<string[]>;
+
+  /**
+   * Moves up to `n` waiting URLs to processing and returns them: highest priority
+   * first, ties in discovery order. Atomic: concurrent claims never share a URL.
+   */
+  claim(n: number): Promise<ClaimedUrl[]>;
+  complete(url: string, result: FetchedPage): Promise<void>;
+  discard(url: string, result: FetchedPage): Promise<void>;
+  fail(url: string, failure: FetchFailure): Promise<void>;
+  /**
+   * Applies many outcomes in one transaction: all of them or, on any error (a URL
+   * not processing or given twice, an invalid field), none, and the URLs stay processing.
+   */
+  commit(outcomes: readonly Outcome[]): Promise<void>;
+  /**
+   * Puts processing URLs back to waiting, keeping their discovery order.
+   * @param options.priority a new priority for all of them @default unchanged
+   */
+  reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number>;
+  /** Moves every processing URL back to waiting; returns how many. */
+  recover(): Promise<number>;
+  /**
+   * Keeps the best `max` waiting URLs (priority, then discovery order) and deletes
+   * the others, which become unknown: found again, they are queued anew. Returns
+   * how many were deleted (`stats().dropped` adds them up).
+   */
+  trimWaiting(max: number): Promise<number>;
+
+  counts(): Promise<StateCounts>;
+  /** @param options.topHosts hosts listed @default 10 */
+  stats(options?: { topHosts?: number }): Promise<StoreStats>;
+
+  setKeywords(
+    keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
+  ): Promise<void>;
+  getKeywords(): Promise<Map<string, number>>;
+  /** Stores a JSON value; `undefined` deletes the key. */
+  setMeta(key: string, value: unknown): Promise<void>;
+  getMeta<T = unknown>(key: string): Promise<T | undefined>;
+  setPageScores(items: readonly PageScores[]): Promise<void>;
+
+  /** Fetch outcomes by `fetchedAt`, ties in the order they were recorded. */
+  history(): AsyncIterable<HistoryRecord>;
+  /** Fetched pages in discovery order. */
+  pages(): AsyncIterable<PageRecord>;
+  /** Known URLs (of one state) in discovery order. */
+  urls(state?: UrlState): AsyncIterable<UrlRecord>;
+  /** Links in the order they were recorded. */
+  links(): AsyncIterable<LinkRecord>;
+  /** The stored body of a page, decompressed; null when none was stored. */
+  readBody(url: string): Promise<Buffer | null>;
+
+  /** Waits for pending writes, then releases the store. Later calls throw `StoreError`. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,171 @@
+/**
+ * Checks of what enters a store, shared by every implementation so that all of
+ * them refuse the same input with the same `InvalidOptionError`. Written by hand
+ * rather than with zod: `addUrls` runs millions of times in a crawl.
+ */
+import { InvalidOptionError } from '../errors/index.js';
+import type { FetchedPage, FetchFailure, NewUrl, Outcome, PageScores } from './types.js';
+
+function fail(where: string, message: string): never {
+  throw new InvalidOptionError(`${where}: ${message}`);
+}
+
+function show(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
+  if (typeof v === 'number' || typeof v === 'boolean' || v == null) return String(v);
+  return typeof v;
+}
+
+export function checkUrl(where: string, url: unknown): asserts url is string {
+  if (typeof url !== 'string' || !(url.startsWith('http://') || url.startsWith('https://'))) {
+    fail(where, `expected an absolute http(s) URL, got ${show(url)}`);
+  }
+}
+
+function checkFinite(where: string, v: unknown): asserts v is number {
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    fail(where, `expected a finite number, got ${show(v)}`);
+}
+
+export function checkInt(where: string, v: unknown, min: number): asserts v is number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+    fail(where, `expected an integer ≥ ${min}, got ${show(v)}`);
+  }
+}
+
+function checkOptString(where: string, v: unknown): void {
+  if (v !== undefined && v !== null && typeof v !== 'string') {
+    fail(where, `expected a string, got ${show(v)}`);
+  }
+}
+
+function checkArray(where: string, v: unknown): asserts v is readonly unknown[] {
+  if (!Array.isArray(v)) fail(where, `expected an array, got ${show(v)}`);
+}
+
+export function checkNewUrls(where: string, items: readonly NewUrl[]): void {
+  checkArray(where, items);
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i] as NewUrl;
+    const at = `${where}[${i}]`;
+    if (typeof it !== 'object' || it === null) fail(at, `expected an object, got ${show(it)}`);
+    checkUrl(`${at}.url`, it.url);
+    checkInt(`${at}.depth`, it.depth, 0);
+    checkFinite(`${at}.priority`, it.priority);
+    if (it.parent !== undefined) checkUrl(`${at}.parent`, it.parent);
+    checkOptString(`${at}.anchor`, it.anchor);
+    if (it.discoveredAt !== undefined) checkFinite(`${at}.discoveredAt`, it.discoveredAt);
+  }
+}
+
+export function checkPage(where: string, p: FetchedPage): void {
+  if (typeof p !== 'object' || p === null) fail(where, `expected an object, got ${show(p)}`);
+  checkFinite(`${where}.fetchedAt`, p.fetchedAt);
+  checkInt(`${where}.status`, p.status, 0);
+  checkInt(`${where}.bytes`, p.bytes, 0);
+  checkFinite(`${where}.relevance`, p.relevance);
+  checkOptString(`${where}.contentType`, p.contentType);
+  checkOptString(`${where}.title`, p.title);
+  checkOptString(`${where}.contentHash`, p.contentHash);
+  if (p.body !== undefined && !(p.body instanceof Uint8Array)) {
+    fail(`${where}.body`, `expected a Buffer or Uint8Array, got ${show(p.body)}`);
+  }
+  if (p.links !== undefined) {
+    checkArray(`${where}.links`, p.links);
+    p.links.forEach((l, i) => {
+      checkUrl(`${where}.links[${i}].url`, l?.url);
+      checkOptString(`${where}.links[${i}].anchor`, l.anchor);
+    });
+  }
+  if (p.newUrls !== undefined) checkNewUrls(`${where}.newUrls`, p.newUrls);
+}
+
+export function checkFailure(where: string, f: FetchFailure): void {
+  if (typeof f !== 'object' || f === null) fail(where, `expected an object, got ${show(f)}`);
+  checkFinite(`${where}.fetchedAt`, f.fetchedAt);
+  if (typeof f.error !== 'string')
+    fail(`${where}.error`, `expected a string, got ${show(f.error)}`);
+  if (f.status !== undefined && f.status !== null) checkInt(`${where}.status`, f.status, 0);
+}
+
+export function checkOutcomes(where: string, outcomes: readonly Outcome[]): void {
+  checkArray(where, outcomes);
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i] as Outcome;
+    const at = `${where}[${i}]`;
+    if (typeof o !== 'object' || o === null) fail(at, `expected an object, got ${show(o)}`);
+    checkUrl(`${at}.url`, o.url);
+    if (o.state === 'complete' || o.state === 'discard') checkPage(`${at}.result`, o.result);
+    else if (o.state === 'error') checkFailure(`${at}.result`, o.result);
+    else
+      fail(
+        `${at}.state`,
+        `expected "complete", "discard" or "error", got ${show((o as { state: unknown }).state)}`,
+      );
+  }
+}
+
+export function checkUrlList(where: string, urls: readonly string[]): void {
+  checkArray(where, urls);
+  urls.forEach((u, i) => {
+    checkUrl(`${where}[${i}]`, u);
+  });
+}
+
+export function checkPriorityOption(
+  where: string,
+  options: { priority?: number } | undefined,
+): void {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null)
+    fail(where, `expected an object, got ${show(options)}`);
+  for (const k of Object.keys(options)) if (k !== 'priority') fail(where, `unknown option "${k}"`);
+  if (options.priority !== undefined) checkFinite(`${where}.priority`, options.priority);
+}
+
+export function checkKeywords(
+  where: string,
+  keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
+): [string, number][] {
+  if (typeof keywords !== 'object' || keywords === null)
+    fail(where, `expected a map of weights, got ${show(keywords)}`);
+  const entries = keywords instanceof Map ? [...keywords.entries()] : Object.entries(keywords);
+  for (const [word, weight] of entries) {
+    if (typeof word !== 'string' || word.length === 0)
+      fail(where, 'keywords must be non-empty strings');
+    checkFinite(`${where}[${JSON.stringify(word)}]`, weight);
+  }
+  return entries as [string, number][];
+}
+
+export function checkMetaKey(where: string, key: unknown): asserts key is string {
+  if (typeof key !== 'string' || key.length === 0)
+    fail(where, `expected a non-empty string key, got ${show(key)}`);
+}
+
+/** The JSON text of a meta value; throws when the value has no JSON form. */
+export function metaJson(where: string, value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    throw new InvalidOptionError(`${where}: the value cannot be written as JSON`, { cause: e });
+  }
+  if (text === undefined) fail(where, `the value cannot be written as JSON (${typeof value})`);
+  return text;
+}
+
+export function checkScores(where: string, items: readonly PageScores[]): void {
+  checkArray(where, items);
+  items.forEach((s, i) => {
+    checkUrl(`${where}[${i}].url`, s?.url);
+    if (s.pageRank != null) checkFinite(`${where}[${i}].pageRank`, s.pageRank);
+    if (s.score != null) checkFinite(`${where}[${i}].score`, s.score);
+  });
+}
+
+export function checkTopHosts(where: string, options: { topHosts?: number } | undefined): number {
+  if (options === undefined || options.topHosts === undefined) return 10;
+  checkInt(`${where}.topHosts`, options.topHosts, 0);
+  return options.topHosts;
+}
