@@ -127,6 +127,16 @@ async function benchFetcher(port) {
   });
 }
 
+// GET a test-web URL through a pool to 127.0.0.1; the Host header names the virtual host.
+function getVia(pool, u) {
+  const url = new URL(u);
+  return pool.request({
+    path: url.pathname + url.search,
+    method: 'GET',
+    headers: { host: url.host },
+  });
+}
+
 async function roleClient(kind, port) {
   const urls = await urlList();
   const undici = await import('undici');
@@ -137,12 +147,7 @@ async function roleClient(kind, port) {
     const pool = new undici.Pool(`http://127.0.0.1:${port}`, { connections: CONC });
     close = () => pool.close();
     one = async (u) => {
-      const url = new URL(u);
-      const res = await pool.request({
-        path: url.pathname + url.search,
-        method: 'GET',
-        headers: { host: url.host },
-      });
+      const res = await getVia(pool, u);
       const buf = Buffer.from(await res.body.arrayBuffer());
       return { bytes: buf.length, links: 0 };
     };
@@ -151,12 +156,7 @@ async function roleClient(kind, port) {
     const pool = new undici.Pool(`http://127.0.0.1:${port}`, { connections: CONC });
     close = () => pool.close();
     one = async (u) => {
-      const url = new URL(u);
-      const res = await pool.request({
-        path: url.pathname + url.search,
-        method: 'GET',
-        headers: { host: url.host },
-      });
+      const res = await getVia(pool, u);
       const text = await res.body.text();
       const hrefs = [];
       const p = new Parser({

@@ -7,11 +7,10 @@
 import { InvalidOptionError, StoreError, StoreStateError } from '../errors/index.js';
 import { bodyFileName, compressBody, decompressBody } from './bodies.js';
 import { MemoryFrontier } from './memory-frontier.js';
+import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
-  FetchedPage,
-  FetchFailure,
   HistoryRecord,
   HostStats,
   LinkRecord,
@@ -35,7 +34,7 @@ function stateError(verb: string, url: string, rec: UrlRecord | undefined): Erro
   return new StoreStateError(`cannot ${verb} ${url}: it is ${is}, expected processing`, { url });
 }
 
-export class MemoryStore implements Store {
+export class MemoryStore extends OutcomeShortcuts implements Store {
   readonly #f = new MemoryFrontier();
   readonly #urls = this.#f.urls;
   readonly #counts: StateCounts = { waiting: 0, processing: 0, complete: 0, discard: 0, error: 0 };
@@ -121,19 +120,7 @@ export class MemoryStore implements Store {
     return out;
   }
 
-  complete(url: string, result: FetchedPage): Promise<void> {
-    return this.commit([{ url, state: 'complete', result }]);
-  }
-
-  discard(url: string, result: FetchedPage): Promise<void> {
-    return this.commit([{ url, state: 'discard', result }]);
-  }
-
-  fail(url: string, failure: FetchFailure): Promise<void> {
-    return this.commit([{ url, state: 'error', result: failure }]);
-  }
-
-  commit(outcomes: readonly Outcome[]): Promise<void> {
+  override commit(outcomes: readonly Outcome[]): Promise<void> {
     const p = this.#commit(outcomes);
     this.#pending.add(p);
     const done = () => this.#pending.delete(p);

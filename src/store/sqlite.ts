@@ -16,6 +16,7 @@ import type { BodyFiles } from './bodies.js';
 import { hash53 } from './hash.js';
 import { KnownCache } from './known-cache.js';
 import { STATE_CODE } from './schema.js';
+import { OutcomeShortcuts } from './shortcuts.js';
 import { SqliteReader } from './sqlite-read.js';
 import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
 import {
@@ -28,8 +29,6 @@ import {
 import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
-  FetchedPage,
-  FetchFailure,
   HistoryRecord,
   LinkRecord,
   NewUrl,
@@ -48,7 +47,7 @@ import * as v from './validate.js';
 /** URLs remembered per generation by the cache of known URLs. */
 const CACHE_URLS = 100_000;
 
-export class SqliteStore implements Store {
+export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #db: Database;
   readonly #path: string;
   readonly #bodies: BodyFiles;
@@ -68,6 +67,7 @@ export class SqliteStore implements Store {
     readonly: boolean,
     hashUrl: (url: string) => number = hash53,
   ) {
+    super();
     this.#db = db;
     this.#path = path;
     this.#bodies = bodies;
@@ -177,19 +177,7 @@ export class SqliteStore implements Store {
     });
   }
 
-  complete(url: string, result: FetchedPage): Promise<void> {
-    return this.commit([{ url, state: 'complete', result }]);
-  }
-
-  discard(url: string, result: FetchedPage): Promise<void> {
-    return this.commit([{ url, state: 'discard', result }]);
-  }
-
-  fail(url: string, failure: FetchFailure): Promise<void> {
-    return this.commit([{ url, state: 'error', result: failure }]);
-  }
-
-  commit(outcomes: readonly Outcome[]): Promise<void> {
+  override commit(outcomes: readonly Outcome[]): Promise<void> {
     return this.#track(this.#commit(outcomes));
   }
 
