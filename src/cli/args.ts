@@ -74,3 +74,35 @@ export function bytes(p: Parsed, name: string, command: string): number | undefi
         : 1;
   return Math.round(Number(m[1]) * mult);
 }
+
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** Durations such as `90s`, `15m`, `2h`, `1h30m`, `500ms` → milliseconds; undefined for a malformed one. */
+export function parseDurationMs(text: string): number | undefined {
+  const s = text.trim().toLowerCase();
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(s)) return undefined;
+  let total = 0;
+  for (const m of s.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) {
+    total += Number(m[1]) * (DURATION_UNITS[m[2] as string] ?? 0);
+  }
+  return total > 0 ? Math.round(total) : undefined;
+}
+
+/** A duration flag (`--duration 90s`), with a message naming the flag when malformed. */
+export function duration(p: Parsed, name: string, command: string): number | undefined {
+  const v = str(p, name);
+  if (v === undefined) return undefined;
+  const ms = parseDurationMs(v);
+  if (ms === undefined) {
+    throw new CliUsageError(
+      `focuscrawl ${command}: --${name} expects a duration such as 90s, 15m, 2h or 1h30m, got "${v}"`,
+    );
+  }
+  return ms;
+}

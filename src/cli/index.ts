@@ -1,8 +1,12 @@
 // The `focuscrawl` command line: dispatches to one module per command.
 import { createRequire } from 'node:module';
 import { CliUsageError, isFocusCrawlError } from '../errors/index.js';
+import { crawlCommand } from './commands/crawl.js';
 import { demoCommand } from './commands/demo.js';
+import { exportCommand } from './commands/export.js';
 import { inspectCommand } from './commands/inspect.js';
+import { reportCommand } from './commands/report.js';
+import { statusCommand } from './commands/status.js';
 import { testwebCommand } from './commands/testweb.js';
 
 export const VERSION: string = (
@@ -14,6 +18,12 @@ const USAGE = `focuscrawl ${VERSION}: a focused (topical) web crawler
 Usage: focuscrawl <command> [options]
 
 Commands:
+  crawl --store DIR --topic FILE --seeds FILE|URL... [options]
+                                          focused crawl into a resumable store
+  status --store DIR [--json]             crawl statistics, states, harvest rate, top hosts
+  export --store DIR --what history|pages|urls|links --format jsonl|csv [--out FILE]
+                                          export a store's tables
+  report --store DIR --out FILE.html      self-contained HTML report with charts
   inspect URL [--topic FILE] [--json]     fetch one page as the crawler would and explain it
   testweb [--port N] [--seed S] [--size small|medium|large] [--log FILE]
                                           serve the synthetic test web on 127.0.0.1
@@ -37,6 +47,10 @@ const defaultIo: Io = {
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 const commands: Record<string, Command> = {
+  crawl: crawlCommand,
+  status: statusCommand,
+  export: exportCommand,
+  report: reportCommand,
   inspect: inspectCommand,
   testweb: testwebCommand,
   demo: demoCommand,

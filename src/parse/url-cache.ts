@@ -51,7 +51,16 @@ export function originOf(url: string): string {
 }
 
 /**
- * canonicalizeUrl(href, base), cached; `origin` must be originOf(base), and
+ * A copy of `s` that does not keep alive the string it was cut from. Hrefs are
+ * slices of the whole document: a URL kept for long (a cache key, a crawler's set
+ * of seen URLs) would otherwise keep the entire page in memory.
+ */
+export function detach(s: string): string {
+  return (' ' + s).slice(1);
+}
+
+/**
+ * canonicalizeUrl(href, base), cached; the URLs returned never retain the document. `origin` must be originOf(base), and
  * `originAsIs` canonicalAsIs(origin + '/').
  */
 export function resolveHref(
@@ -61,18 +70,19 @@ export function resolveHref(
   originAsIs = false,
 ): string | null {
   if (isHttpAbsolute(href)) {
-    if (canonicalAsIs(href)) return href;
+    if (canonicalAsIs(href)) return detach(href);
     let url = absolute.get(href);
     if (url === undefined) {
       url = canonicalizeUrl(href);
+      if (url !== null) url = detach(url);
       if (absolute.size >= MAX_ENTRIES) absolute.clear();
-      absolute.set(href, url);
+      absolute.set(detach(href), url);
     }
     return url;
   }
   const c1 = href.charCodeAt(1);
   const rootRelative = href.charCodeAt(0) === 0x2f && c1 !== 0x2f && c1 !== 0x5c;
-  if (rootRelative && originAsIs && pathAsIs(href)) return origin + href;
+  if (rootRelative && originAsIs && pathAsIs(href)) return detach(origin + href);
   // Two levels (prefix → href) rather than one concatenated key: no string is built
   // and hashed per link on the hot path.
   const prefix = rootRelative ? origin : base;
@@ -83,18 +93,19 @@ export function resolveHref(
       relativeEntries = 0;
     }
     byHref = new Map();
-    relative.set(prefix, byHref);
+    relative.set(detach(prefix), byHref);
   }
   let url = byHref.get(href);
   if (url === undefined) {
     url = canonicalizeUrl(href, base);
+    if (url !== null) url = detach(url);
     if (relativeEntries >= MAX_ENTRIES) {
       relative.clear();
       relativeEntries = 0;
       byHref = new Map();
-      relative.set(prefix, byHref);
+      relative.set(detach(prefix), byHref);
     }
-    byHref.set(href, url);
+    byHref.set(detach(href), url);
     relativeEntries++;
   }
   return url;

@@ -3,12 +3,13 @@
  * its URL in hex, under `pages/`. A file is written to `tmp/` and renamed into
  * place, so a page file is either whole or absent.
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { StoreError } from '../errors/index.js';
 import { md5Hex } from '../url/index.js';
+import { BodyWriter } from './body-writer.js';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -49,19 +50,35 @@ export class BodyFiles {
     await mkdir(join(this.#dir, 'tmp'), { recursive: true });
   }
 
-  /** Writes the compressed body of `url`; returns its name (`pages/<md5>.gz`). */
-  async write(url: string, body: Uint8Array): Promise<string> {
+  /**
+   * Writes the compressed body of `url`; returns its name (`pages/<md5>.gz`).
+   * Compression and the file writes run on a worker thread, batched with the other
+   * writes of the same tick: far cheaper for the crawl's thread than async fs calls.
+   */
+  write(url: string, body: Uint8Array): Promise<string> {
     const name = bodyFileName(url);
     const path = join(this.#dir, name);
     const tmp = join(this.#dir, 'tmp', `${process.pid}-${++tmpCounter}.gz`);
-    try {
-      await writeFile(tmp, await compressBody(body));
-      await rename(tmp, path);
-    } catch (e) {
-      await rm(tmp, { force: true }).catch(() => {});
-      throw new StoreError(`cannot write the body of ${url} to ${path}`, { cause: e, url });
-    }
-    return name;
+    return this.#writer()
+      .write(tmp, path, body)
+      .then(
+        () => name,
+        (cause: unknown) => {
+          throw new StoreError(`cannot write the body of ${url} to ${path}`, { cause, url });
+        },
+      );
+  }
+
+  #bodyWriter: BodyWriter | null = null;
+  #writer(): BodyWriter {
+    this.#bodyWriter ??= new BodyWriter(GZIP_LEVEL);
+    return this.#bodyWriter;
+  }
+
+  /** Stops the writer thread (after its pending writes). */
+  async close(): Promise<void> {
+    await this.#bodyWriter?.close();
+    this.#bodyWriter = null;
   }
 
   async read(url: string, name: string): Promise<Buffer> {

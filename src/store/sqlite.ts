@@ -322,5 +322,6 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     await Promise.allSettled([...this.#pending]);
     this.#closed = true;
     this.#db.close();
+    await this.#bodies.close();
   }
 }

@@ -1,6 +1,6 @@
 // The command line, run in-process through main() against the test web on 127.0.0.1.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,13 +154,18 @@ test('testweb labels exports a topic file and the relevant URLs', async () => {
   );
 });
 
-test('the demo runs end to end and reports precision and recall per topic', async () => {
-  const r = await run('demo', '--pages', '300');
+test('the demo crawls focused and plain, writes the report and compares harvest rates', async () => {
+  const out = join(dir, 'demo');
+  const r = await run('demo', '--pages', '150', '--size', 'small', '--dir', out, '--quiet');
   assert.equal(r.code, 0, r.err);
-  assert.match(r.out, /DISALLOWED/);
-  assert.match(r.out, /detected from the bytes/);
-  for (const id of ['monitor', 'grid', 'astronomy', 'cooking']) {
-    assert.match(r.out, new RegExp(`^ {2}${id} .*%`, 'm'));
-  }
-  assert.match(r.out, /300 pages \(0 failed\)/);
+  assert.match(r.out, /max-pages: 150 pages/);
+  assert.match(r.out, /^Docs fetched\s+150/m);
+  assert.match(r.out, /^ {2}focused \(best-first\)\s+150 /m);
+  assert.match(r.out, /^ {2}plain \(bfs\)\s+150 /m);
+  assert.match(r.out, /Report: .*report\.html/);
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  assert.match(html, /<svg/);
+  const focused = Number(/the focused crawl fetched (\d+) relevant pages/.exec(r.out)?.[1]);
+  const plain = Number(/the plain crawl (\d+)/.exec(r.out)?.[1]);
+  assert.ok(focused > plain, `focused ${focused} vs plain ${plain}`);
 });

@@ -1,34 +1,47 @@
-// `npm run demo`: start the test web on 127.0.0.1, show `inspect` on pages that exercise
-// each foundation stage, then fetch + parse + score a labelled sample of the web and
-// measure how well the keyword VSM (DESIGN 1.1) separates relevant from irrelevant pages.
-import { createFetcher } from '../../fetch/index.js';
-import { inspectUrl } from '../../inspect/index.js';
-import { analyzeBody } from '../../parse/index.js';
-import { createKeywordModel, parseTopic } from '../../relevance/index.js';
-import {
-  labels,
-  listPageUrls,
-  pageFacts,
-  startTestWeb,
-  type WebSize,
-} from '../../testweb/index.js';
+// `npm run demo`: start the test web on 127.0.0.1, run a focused crawl of it for a
+// labelled Chinese topic into a SQLite store, print the statistics, write the HTML
+// report, then crawl the same web breadth-first with the same page budget and compare
+// how many relevant pages each one found (by the test web's ground truth).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type CrawlSummary, crawl, type StrategyName } from '../../crawl/index.js';
+import { formatStatus, gatherStatus } from '../../export/index.js';
+import { writeReport } from '../../report/index.js';
+import { openStore } from '../../store/index.js';
+import { labels, startTestWeb, type TestWeb, type WebSize } from '../../testweb/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
-import { formatReport } from './inspect.js';
+import { createProgressReporter } from '../progress.js';
 
-const HELP = `Usage: focuscrawl demo [--size small|medium|large] [--pages N] [--threshold R]
+const HELP = `Usage: focuscrawl demo [--dir DIR] [--size small|medium|large] [--pages N] [--topic ID] [--quiet]
 
-Starts the test web on 127.0.0.1, inspects a few pages that show robots.txt, redirects,
-charset detection and relevance at work, then fetches, parses and scores N pages of the
-labelled web (default 2000) with each labelled topic's keywords and reports precision and
-recall of the keep/discard decision at the threshold (default 0.1), and the throughput.`;
+Starts the test web on 127.0.0.1 and runs a focused crawl of it (best-first, keyword
+VSM, threshold 0.1) for one of its labelled Chinese topics into DIR/focused (a SQLite
+store), prints the statistics and writes DIR/report.html; then crawls the same web
+breadth-first as a plain crawler with the same page budget into DIR/bfs and compares
+the share of relevant pages each fetched.
+
+  --dir DIR      where the stores and the report go (default ./focuscrawl-demo; emptied first)
+  --size SIZE    test web size (default medium: 20,000 topical pages)
+  --pages N      page budget of each crawl (default 1000)
+  --topic ID     labelled topic (default monitor; see focuscrawl testweb labels)
+  --quiet        no progress lines`;
 
 const flags: FlagSpec = {
+  dir: { type: 'string' },
   size: { type: 'string' },
   pages: { type: 'string' },
-  threshold: { type: 'string' },
+  topic: { type: 'string' },
+  quiet: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
+
+interface Outcome {
+  summary: CrawlSummary;
+  fetched: number;
+  relevantFetched: number;
+  keptByRelevance: number;
+}
 
 export async function demoCommand(argv: string[], io: Io): Promise<number> {
   const p = parseFlags('demo', argv, flags);
@@ -36,58 +49,85 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
     io.out(HELP);
     return 0;
   }
-  const size = (str(p, 'size') ?? 'small') as WebSize;
-  const threshold = Number(str(p, 'threshold') ?? '0.1');
+  const size = (str(p, 'size') ?? 'medium') as WebSize;
+  const budget = int(p, 'pages', 'demo') ?? 1000;
+  const dir = resolve(str(p, 'dir') ?? 'focuscrawl-demo');
+  const all = labels({ seed: 1, size });
+  const topicId = str(p, 'topic') ?? 'monitor';
+  const t = all.topics.find((x) => x.id === topicId);
+  if (!t) {
+    throw new Error(`no labelled topic "${topicId}": ${all.topics.map((x) => x.id).join(', ')}`);
+  }
+  for (const sub of ['focused', 'bfs', 'report.html', 'topic.json']) {
+    rmSync(join(dir, sub), { recursive: true, force: true });
+  }
+  mkdirSync(dir, { recursive: true });
+  const topicFile = join(dir, 'topic.json');
+  writeFileSync(topicFile, `${JSON.stringify({ ...t.topic, seeds: t.seeds }, null, 2)}\n`);
+
   const web = await startTestWeb({ port: 0, seed: 1, size });
-  // The test web is ours and on loopback: no politeness delay needed there.
-  const fetcher = { resolve: [web.resolve], delayMs: 0, perHostConcurrency: 8, concurrency: 32 };
   try {
     io.out(
-      `focuscrawl demo — test web on http://127.0.0.1:${web.port} (${web.hosts.length} hosts, seed 1, size ${size})`,
+      `focuscrawl demo: test web on http://127.0.0.1:${web.port} (${web.hosts.length} hosts, size ${size}), every request through --resolve '${web.resolve}'`,
     );
-    io.out(`(every request goes to that loopback port through --resolve '${web.resolve}')\n`);
-    const all = labels({ seed: 1, size });
-    const zh = all.topics.find((t) => t.language === 'zh');
-    if (!zh) throw new Error('the test web has no Chinese topic');
-    const topic = parseTopic(JSON.stringify(zh.topic), `${zh.id} topic`);
-    const offTopic = listPageUrls({ seed: 1, size }).find(
-      (u) => pageFacts({ seed: 1, size }, u)?.topic === null,
-    );
-    const shows: Array<[string, string, boolean]> = [
-      [
-        `1. A Chinese page on the topic "${zh.name}", scored against its keywords`,
-        zh.relevant[3] ?? zh.relevant[0] ?? '',
-        true,
-      ],
-      [
-        '2. An off-topic page: below the threshold, so a crawl would drop it and not follow its links',
-        offTopic ?? '',
-        true,
-      ],
-      [
-        '3. robots.txt at work: this path is disallowed for focuscrawl',
-        'http://robots-rules.test/private/report.html',
-        false,
-      ],
-      [
-        '4. A GBK page that declares no charset anywhere: detected from the bytes',
-        'http://gbk-none.test/page/1',
-        false,
-      ],
-      [
-        '5. A redirect chain, each hop canonicalised and checked',
-        'http://redirect.test/chain/3',
-        false,
-      ],
-    ];
-    for (const [title, url, withTopic] of shows) {
-      io.out(`── ${title}`);
-      const r = await inspectUrl(url, { fetcher, ...(withTopic ? { topic } : {}), threshold });
-      io.out(`${formatReport(r, 3)}\n`);
-    }
-    await relevanceCheck(io, size, threshold, int(p, 'pages', 'demo') ?? 2000, fetcher);
     io.out(
-      '\nNext: `focuscrawl testweb` serves this web for your own experiments; `focuscrawl inspect --help`.',
+      `Topic "${t.name}" (${t.id}, ${t.language}): ${t.topic.keywords ? Object.keys(t.topic.keywords).length : 0} weighted keywords in ${topicFile}; ${t.seeds.length} seeds; ${t.relevant.length} relevant pages in the web.\n`,
+    );
+    io.out(
+      `── 1. Focused crawl (best-first, threshold 0.1), ${budget} pages. The same from the shell:\n   focuscrawl crawl --store ${join(dir, 'focused')} --topic ${topicFile} --max-pages ${budget} --resolve '*.test=127.0.0.1:${web.port}' --allow-private --delay-ms 0 --concurrency 32 --per-host-concurrency 8`,
+    );
+    const focused = await runCrawl(
+      io,
+      web,
+      join(dir, 'focused'),
+      topicFile,
+      'best-first',
+      budget,
+      t.relevant,
+      p,
+    );
+    const store = await openStore(join(dir, 'focused'), { readonly: true });
+    try {
+      io.out(`\n${formatStatus(await gatherStatus(store, { topHosts: 5 }))}`);
+      const report = await writeReport(store, join(dir, 'report.html'), {
+        storePath: join(dir, 'focused'),
+      });
+      io.out(
+        `\nReport: ${report.file} (${Math.round(report.bytes / 1024)} KiB), open it in a browser.`,
+      );
+    } finally {
+      await store.close();
+    }
+
+    io.out(
+      `\n── 2. Plain breadth-first crawl (threshold 0: every page kept), same ${budget} pages`,
+    );
+    const bfs = await runCrawl(
+      io,
+      web,
+      join(dir, 'bfs'),
+      topicFile,
+      'bfs',
+      budget,
+      t.relevant,
+      p,
+      0,
+    );
+
+    io.out('\n── 3. Harvest rate: share of fetched pages that are relevant');
+    const row = (name: string, o: Outcome) =>
+      `  ${name.padEnd(22)} ${String(o.fetched).padStart(7)} ${pct(o.relevantFetched, o.fetched).padStart(12)} ${pct(o.keptByRelevance, o.fetched).padStart(15)} ${o.summary.pagesPerSec.toFixed(0).padStart(8)}`;
+    io.out(
+      `  ${'crawl'.padEnd(22)} ${'fetched'.padStart(7)} ${'ground truth'.padStart(12)} ${'relevance>=0.1'.padStart(15)} ${'pages/s'.padStart(8)}`,
+    );
+    io.out(row('focused (best-first)', focused));
+    io.out(row('plain (bfs)', bfs));
+    const gain = focused.relevantFetched / Math.max(1, bfs.relevantFetched);
+    io.out(
+      `\nOn the same budget the focused crawl fetched ${focused.relevantFetched} relevant pages, the plain crawl ${bfs.relevantFetched} (${gain.toFixed(2)}×).`,
+    );
+    io.out(
+      `Explore: focuscrawl status --store ${join(dir, 'focused')} | focuscrawl export --store ${join(dir, 'focused')} --what pages --format csv --out pages.csv`,
     );
     return 0;
   } finally {
@@ -95,79 +135,59 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
   }
 }
 
-async function relevanceCheck(
-  io: Io,
-  size: WebSize,
-  threshold: number,
-  n: number,
-  fetcherOptions: {
-    resolve: string[];
-    delayMs: number;
-    perHostConcurrency: number;
-    concurrency: number;
-  },
-): Promise<void> {
-  const web = { seed: 1, size };
-  const urls = listPageUrls(web, n);
-  const all = labels(web);
-  const models = all.topics.map((t) => ({
-    t,
-    model: createKeywordModel(parseTopic(JSON.stringify(t.topic), t.id)),
-  }));
-  const fetcher = createFetcher(fetcherOptions);
-  const scores: Array<{ url: string; rel: number[] }> = [];
-  let bytes = 0;
-  let failed = 0;
-  const t0 = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < urls.length) {
-      const url = urls[next++] as string;
-      try {
-        const res = await fetcher.fetch(url);
-        bytes += res.bytes;
-        const page = analyzeBody(res.body, res.contentType, res.finalUrl).page;
-        if (!page) throw new Error(`${url}: not HTML`);
-        scores.push({ url, rel: models.map((m) => m.model.score(page).relevance) });
-      } catch {
-        failed++;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: fetcherOptions.concurrency }, worker));
-  const secs = (performance.now() - t0) / 1000;
-  await fetcher.close();
-  io.out(`── 6. Fetch, decode, parse and score ${urls.length} pages of the labelled web`);
-  io.out(
-    `${scores.length} pages (${failed} failed), ${(bytes / 1048576).toFixed(1)} MiB in ${secs.toFixed(1)} s = ${(scores.length / secs).toFixed(0)} pages/s`,
-  );
-  io.out(`Keep/discard by keyword VSM at threshold ${threshold}, against the ground truth:`);
-  io.out(
-    `  ${'topic'.padEnd(22)} ${'relevant'.padStart(8)} ${'kept'.padStart(6)} ${'precision'.padStart(9)} ${'recall'.padStart(7)}`,
-  );
-  models.forEach(({ t }, i) => {
-    const relevant = new Set(t.relevant);
-    let tp = 0;
-    let kept = 0;
-    let pos = 0;
-    for (const s of scores) {
-      const isRel = relevant.has(s.url);
-      const keep = (s.rel[i] ?? 0) >= threshold;
-      if (isRel) pos++;
-      if (keep) kept++;
-      if (isRel && keep) tp++;
-    }
-    const prec = kept ? tp / kept : 0;
-    const rec = pos ? tp / pos : 0;
-    io.out(
-      `  ${padWide(`${t.id} (${t.name})`, 22)} ${String(pos).padStart(8)} ${String(kept).padStart(6)} ${(prec * 100).toFixed(1).padStart(8)}% ${(rec * 100).toFixed(1).padStart(6)}%`,
-    );
-  });
+function pct(part: number, whole: number): string {
+  return whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-';
 }
 
-/** padEnd by display width: CJK characters take two terminal columns. */
-function padWide(s: string, width: number): string {
-  let w = 0;
-  for (const ch of s) w += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 2 : 1;
-  return s + ' '.repeat(Math.max(0, width - w));
+async function runCrawl(
+  io: Io,
+  web: TestWeb,
+  store: string,
+  topicFile: string,
+  strategy: StrategyName,
+  budget: number,
+  relevant: readonly string[],
+  p: ReturnType<typeof parseFlags>,
+  threshold?: number,
+): Promise<Outcome> {
+  const reporter = createProgressReporter({
+    mode: bool(p, 'quiet') ? 'quiet' : 'lines',
+    write: (s) => io.err(s.replace(/\n$/, '')),
+  });
+  const run = crawl({
+    store,
+    topic: topicFile,
+    strategy,
+    ...(threshold !== undefined ? { threshold } : {}),
+    maxPages: budget,
+    // The test web is ours and on loopback: no politeness delay needed there.
+    fetcher: {
+      resolve: [web.resolve],
+      allowPrivateAddresses: true,
+      delayMs: 0,
+      concurrency: 32,
+      perHostConcurrency: 8,
+    },
+  });
+  run.on('progress', (x) => reporter.progress(x));
+  run.on('warning', (x) => reporter.warning(x));
+  const summary = await run;
+  io.out(
+    `${summary.stopReason}: ${summary.run.fetched} pages in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec.toFixed(0)} pages/s): ${summary.run.complete} kept, ${summary.run.discard} discarded, ${summary.run.error} failed`,
+  );
+  const s = await openStore(store, { readonly: true });
+  const truth = new Set(relevant);
+  let fetched = 0;
+  let relevantFetched = 0;
+  let keptByRelevance = 0;
+  try {
+    for await (const h of s.history()) {
+      fetched++;
+      if (truth.has(h.url)) relevantFetched++;
+      if ((h.relevance ?? 0) >= 0.1) keptByRelevance++;
+    }
+  } finally {
+    await s.close();
+  }
+  return { summary, fetched, relevantFetched, keptByRelevance };
 }

@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { buildSampleStore, captureIo, parseCsv, SAMPLE } from '../../export/testing.js';
+import { SEED_PRIORITY } from '../../store/index.js';
+import { md5Hex } from '../../url/index.js';
+import { exportCommand } from './export.js';
+
+let dir: string;
+before(async () => {
+  dir = await buildSampleStore();
+});
+
+async function exp(...argv: string[]) {
+  const io = captureIo();
+  const code = await exportCommand(['--store', dir, ...argv], io);
+  return { code, out: io.stdout(), err: io.stderr() };
+}
+
+const jsonl = (out: string) =>
+  out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+test('history as JSON Lines: every fetch in time order, ISO times', async () => {
+  const r = await exp('--what', 'history', '--format', 'jsonl');
+  assert.equal(r.code, 0);
+  const rows = jsonl(r.out);
+  assert.deepEqual(
+    rows.map((x) => [x['url'], x['state'], x['status'], x['relevance'], x['depth']]),
+    [
+      [SAMPLE.home, 'complete', 200, 0.8, 0],
+      [SAMPLE.p1, 'complete', 200, 0.6, 1],
+      [SAMPLE.p2, 'discard', 200, 0.05, 1],
+      [SAMPLE.bx, 'error', 503, null, 1],
+    ],
+  );
+  assert.equal(rows[0]?.['fetchedAt'], '2024-05-01T12:00:00.000Z');
+  assert.equal(rows[0]?.['error'], null);
+  assert.equal(rows[3]?.['error'], 'HTTP 503 Service Unavailable');
+  assert.deepEqual(Object.keys(rows[0] ?? {}), [
+    'url',
+    'fetchedAt',
+    'status',
+    'state',
+    'relevance',
+    'depth',
+    'error',
+  ]);
+});
+
+test('pages as JSON Lines carry title, relevance, scores and the visible text', async () => {
+  const rows = jsonl((await exp('--what', 'pages')).out);
+  assert.deepEqual(
+    rows.map((x) => x['url']),
+    [SAMPLE.home, SAMPLE.p1, SAMPLE.p2],
+  );
+  const [home, p1, p2] = rows;
+  assert.equal(home?.['title'], SAMPLE.homeTitle);
+  assert.equal(home?.['relevance'], 0.8);
+  assert.equal(home?.['pageRank'], 0.5);
+  assert.equal(home?.['score'], 0.68);
+  assert.equal(home?.['contentHash'], 'h-home');
+  assert.equal(home?.['bodyFile'], `pages/${md5Hex(SAMPLE.home)}.gz`);
+  assert.equal(home?.['contentType'], 'text/html; charset=utf-8');
+  assert.match(String(home?.['text']), /电网 news, "quoted"/);
+  assert.doesNotMatch(String(home?.['text']), /<p>/);
+  assert.equal(p1?.['title'], SAMPLE.p1Title);
+  assert.match(String(p1?.['text']), /显示器市场[\s\S]*价格上涨。/);
+  assert.equal(p1?.['pageRank'], null);
+  assert.equal(p2?.['state'], 'discard');
+  assert.match(String(p2?.['text']), /Bread/);
+});
+
+test('pages --no-text leaves the text field out', async () => {
+  const rows = jsonl((await exp('--what', 'pages', '--no-text')).out);
+  assert.equal(rows.length, 3);
+  assert.ok(rows.every((x) => !('text' in x)));
+  assert.ok(rows.every((x) => 'title' in x && 'relevance' in x));
+});
+
+test('pages as CSV read back with a strict RFC 4180 reader: quotes, line breaks, CJK', async () => {
+  const r = await exp('--what', 'pages', '--format', 'csv');
+  assert.equal(r.code, 0);
+  assert.ok(!r.out.startsWith('\uFEFF'));
+  const [header, ...records] = parseCsv(r.out);
+  assert.deepEqual(header, [
+    'url',
+    'state',
+    'depth',
+    'fetchedAt',
+    'status',
+    'contentType',
+    'bytes',
+    'title',
+    'relevance',
+    'pageRank',
+    'score',
+    'contentHash',
+    'bodyFile',
+    'text',
+  ]);
+  assert.equal(records.length, 3);
+  const col = (name: string) => header?.indexOf(name) ?? -1;
+  const [home, p1] = records;
+  assert.equal(home?.[col('title')], 'Home, "sweet"\nhome');
+  assert.ok(r.out.includes('"Home, ""sweet""\nhome"'));
+  assert.equal(home?.[col('fetchedAt')], '2024-05-01T12:00:00.000Z');
+  assert.equal(p1?.[col('title')], '显示器市场，价格');
+  assert.match(p1?.[col('text')] ?? '', /价格上涨。/);
+  assert.equal(p1?.[col('pageRank')], ''); // null is an empty field
+  assert.equal(Number(home?.[col('relevance')]), 0.8);
+});
+
+test('csv --bom begins with the UTF-8 byte-order mark', async () => {
+  const r = await exp('--what', 'links', '--format', 'csv', '--bom');
+  assert.ok(r.out.startsWith('\uFEFFfrom,to,anchor\r\n'));
+});
+
+test('urls: every known URL in discovery order, or those of one state', async () => {
+  const rows = jsonl((await exp('--what', 'urls')).out);
+  assert.deepEqual(
+    rows.map((x) => [x['url'], x['state'], x['depth'], x['parent']]),
+    [
+      [SAMPLE.home, 'complete', 0, null],
+      [SAMPLE.p1, 'complete', 1, SAMPLE.home],
+      [SAMPLE.p2, 'discard', 1, SAMPLE.home],
+      [SAMPLE.bx, 'error', 1, SAMPLE.home],
+      [SAMPLE.p3, 'waiting', 2, SAMPLE.p1],
+    ],
+  );
+  assert.equal(rows[0]?.['priority'], SEED_PRIORITY);
+  const ids = rows.map((x) => x['id'] as number);
+  assert.deepEqual(
+    ids,
+    [...ids].sort((a, b) => a - b),
+  );
+  const csv = parseCsv((await exp('--what', 'urls', '--state', 'waiting', '--format', 'csv')).out);
+  assert.deepEqual(csv[0], [
+    'id',
+    'url',
+    'state',
+    'depth',
+    'priority',
+    'parent',
+    'anchor',
+    'discoveredAt',
+  ]);
+  assert.equal(csv.length, 2);
+  assert.deepEqual(csv[1]?.slice(1), [
+    SAMPLE.p3,
+    'waiting',
+    '2',
+    '0.4',
+    SAMPLE.p1,
+    'more',
+    '2024-05-01T12:00:01.000Z',
+  ]);
+});
+
+test('links: from, to, anchor', async () => {
+  const rows = jsonl((await exp('--what', 'links')).out);
+  assert.deepEqual(rows, [
+    { from: SAMPLE.home, to: SAMPLE.p1, anchor: '显示器' },
+    { from: SAMPLE.home, to: SAMPLE.p2, anchor: 'other' },
+    { from: SAMPLE.home, to: SAMPLE.bx, anchor: 'x' },
+    { from: SAMPLE.p1, to: SAMPLE.p3, anchor: 'more' },
+  ]);
+});
+
+test('--out writes the file whole, takes CSV from the extension, and leaves no .tmp', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-out-'));
+  const file = join(outDir, 'pages.csv');
+  const r = await exp('--what', 'pages', '--out', file);
+  assert.equal(r.code, 0);
+  assert.equal(r.out, '');
+  assert.match(r.err, /3 pages written to .*pages\.csv/);
+  assert.deepEqual(readdirSync(outDir), ['pages.csv']);
+  const text = readFileSync(file, 'utf8');
+  assert.equal(text, (await exp('--what', 'pages', '--format', 'csv')).out);
+  assert.equal(parseCsv(text).length, 4);
+
+  const jl = join(outDir, 'history.jsonl');
+  await exp('--what', 'history', '--out', jl);
+  assert.equal(jsonl(readFileSync(jl, 'utf8')).length, 4);
+  assert.deepEqual(readdirSync(outDir).sort(), ['history.jsonl', 'pages.csv']);
+});
+
+test('--out into a missing directory fails naming the file, and writes nothing', async () => {
+  const file = join(tmpdir(), `focuscrawl-missing-${process.pid}`, 'x.jsonl');
+  await assert.rejects(exp('--what', 'links', '--out', file), (e: Error) => {
+    assert.equal((e as { code?: string }).code, 'FC_ERR_INVALID_OPTION');
+    assert.ok(e.message.includes(file), e.message);
+    return true;
+  });
+  assert.ok(!existsSync(file) && !existsSync(`${file}.tmp`));
+});
+
+test('an earlier file under the --out name is replaced only when the export succeeds', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-out-'));
+  const file = join(outDir, 'links.jsonl');
+  writeFileSync(file, 'old\n');
+  await exp('--what', 'links', '--out', file);
+  assert.equal(jsonl(readFileSync(file, 'utf8')).length, 4);
+});
+
+test('bad flags are refused, naming the flag and the allowed values', async () => {
+  const cases: [string[], RegExp][] = [
+    [['--what', 'tables'], /--what must be one of history, pages, urls, links, got "tables"/],
+    [['--what', 'pages', '--format', 'xml'], /--format must be one of jsonl, csv, got "xml"/],
+    [
+      ['--what', 'urls', '--state', 'done'],
+      /--state must be one of waiting, processing, complete, discard, error, got "done"/,
+    ],
+    [['--what', 'pages', '--state', 'waiting'], /--state applies to --what urls only/],
+    [['--what', 'urls', '--no-text'], /--no-text applies to --what pages only/],
+    [['--what', 'pages', '--text', '--no-text'], /--text or --no-text, not both/],
+    [['--what', 'links', '--bom'], /--bom applies to --format csv only/],
+    [[], /--what is required: one of history, pages, urls, links/],
+    [['--what', 'links', '--colour'], /Unknown option '--colour'/],
+    [['--what', 'links', 'extra'], /unexpected argument "extra"/],
+  ];
+  for (const [argv, message] of cases) {
+    await assert.rejects(exp(...argv), { code: 'FC_ERR_CLI_USAGE', message }, argv.join(' '));
+  }
+  await assert.rejects(exportCommand(['--what', 'links'], captureIo()), {
+    code: 'FC_ERR_CLI_USAGE',
+    message: /--store is required/,
+  });
+});
+
+test('export of a missing store names the path', async () => {
+  const missing = join(dir, 'nope');
+  await assert.rejects(
+    exportCommand(['--store', missing, '--what', 'urls'], captureIo()),
+    (e: Error) => {
+      assert.equal((e as { code?: string }).code, 'FC_ERR_STORE');
+      assert.ok(e.message.includes(missing));
+      return true;
+    },
+  );
+});

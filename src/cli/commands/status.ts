@@ -1,0 +1,52 @@
+import { CliUsageError } from '../../errors/index.js';
+import { formatStatus, gatherStatus } from '../../export/index.js';
+import { openStore } from '../../store/index.js';
+import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
+import type { Io } from '../index.js';
+
+const HELP = `Usage: focuscrawl status --store DIR [--json] [--top-hosts N]
+
+Shows a crawl store's statistics (DESIGN 1.1's table): documents fetched, failed
+and rejected, URLs discovered and dropped, bytes, total and crawl time, pages per
+second, URLs per state, harvest rate, the topic, the runs and the busiest hosts.
+Reads the store only, so it can run while a crawl works on it.
+
+  --store DIR        the crawl store
+  --top-hosts N      hosts listed (default 10; 0 for none)
+  --json             print every figure as one JSON object (times in ms since the epoch)`;
+
+const flags: FlagSpec = {
+  store: { type: 'string' },
+  json: { type: 'boolean' },
+  'top-hosts': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export async function statusCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseFlags('status', argv, flags);
+  if (bool(p, 'help')) {
+    io.out(HELP);
+    return 0;
+  }
+  if (p.positionals.length > 0) {
+    throw new CliUsageError(
+      `focuscrawl status: unexpected argument "${p.positionals[0]}" (give the store with --store DIR)`,
+    );
+  }
+  const dir = str(p, 'store');
+  if (dir === undefined) {
+    throw new CliUsageError(
+      'focuscrawl status: --store is required (see focuscrawl status --help)',
+    );
+  }
+  const topHosts = int(p, 'top-hosts', 'status') ?? 10;
+  const store = await openStore(dir, { readonly: true });
+  try {
+    const data = await gatherStatus(store, { topHosts });
+    if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...data }, null, 2));
+    else io.out(`Store           ${dir}\n${formatStatus(data)}`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

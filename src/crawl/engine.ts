@@ -1,0 +1,446 @@
+import { setMaxListeners } from 'node:events';
+/**
+ * The crawl loop: claims URLs from the store (best first), fetches them through
+ * the fetcher (robots.txt, per-host politeness, retries), turns each response into
+ * an outcome (page.ts) and commits outcomes in batches. It composes the stages and
+ * implements none of them.
+ *
+ * Stopping: `maxPages` stops claiming once the budget is spoken for and lets the
+ * last fetches finish; `durationMs` and `stop()` abort fetches in flight and put
+ * their URLs (and the claimed ones not started) back to waiting. Everything
+ * fetched is committed before the run ends; a killed run loses only uncommitted
+ * fetches, whose URLs the next run recovers from processing.
+ */
+import { AbortedError, isFocusCrawlError } from '../errors/index.js';
+import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
+import { HostDispatch, type LinkStrategy, strategyByName } from '../frontier/index.js';
+import { createKeywordModel } from '../relevance/index.js';
+import type { ClaimedUrl, Outcome, StateCounts } from '../store/index.js';
+import { createScopeFilter } from '../url/index.js';
+import type { CrawlOptions } from './options.js';
+import { type PageRules, pageOutcome } from './page.js';
+import { SeenUrls } from './seen.js';
+import type { Setup } from './setup.js';
+import type {
+  CrawlEvents,
+  CrawlProgress,
+  CrawlRunRecord,
+  CrawlSummary,
+  PageEvent,
+  StopReason,
+} from './types.js';
+import { META_RUNS } from './types.js';
+
+function abortController(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal); // one listener per fetch in flight
+  return c;
+}
+
+type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
+
+/** Resolves waiters whenever something changes (a fetch ends, a commit lands, a timer fires). */
+class Wakeup {
+  #waiters: (() => void)[] = [];
+  wait(): Promise<void> {
+    return new Promise((r) => this.#waiters.push(r));
+  }
+  notify(): void {
+    const w = this.#waiters;
+    this.#waiters = [];
+    for (const r of w) r();
+  }
+}
+
+function errorText(e: unknown): string {
+  if (isFocusCrawlError(e)) return `${e.code}: ${e.message}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class Engine {
+  readonly #o: CrawlOptions;
+  readonly #s: Setup;
+  readonly #emit: Emit;
+  readonly #fetcher: Fetcher;
+  readonly #rules: PageRules;
+  readonly #dispatch: HostDispatch<ClaimedUrl>;
+  readonly #wake = new Wakeup();
+  readonly #abort = abortController();
+  readonly #concurrency: number;
+  readonly #claimBatch: number;
+
+  #active = 0;
+  #pending: Outcome[] = [];
+  #pendingEvents: PageEvent[] = [];
+  #committing: Promise<void> | null = null;
+  #commitError: unknown = null;
+  #reclaim: string[] = [];
+  /** The store had nothing to claim; reset by every commit (which may add URLs). */
+  #dry = false;
+  #stopReason: StopReason | null = null;
+  #fetchedTotal: number;
+  #counts: StateCounts;
+  readonly #run = { fetched: 0, complete: 0, discard: 0, error: 0, bytes: 0 };
+  readonly #startedAt = Date.now();
+  #lastTick = { at: Date.now(), fetched: 0 };
+  readonly #runRecord: CrawlRunRecord;
+  readonly #seedErrors: { url: string; error: string }[] = [];
+
+  constructor(o: CrawlOptions, s: Setup, emit: Emit) {
+    this.#o = o;
+    this.#s = s;
+    this.#emit = emit;
+    const strategy = strategyByName(o.strategy) as LinkStrategy;
+    const inScope = createScopeFilter({
+      mode: o.scope,
+      seeds: [...s.seeds],
+      include: o.include,
+      exclude: o.exclude,
+    });
+    this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
+    this.#concurrency = o.fetcher.concurrency ?? 16;
+    this.#claimBatch = Math.max(16, this.#concurrency * 2);
+    this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1);
+    this.#rules = {
+      model: createKeywordModel(s.topic),
+      threshold: s.threshold,
+      strategy,
+      inScope,
+      maxDepth: o.maxDepth ?? Number.POSITIVE_INFINITY,
+      storeBodies: o.storeBodies,
+      seen: new SeenUrls(),
+    };
+    this.#fetchedTotal = s.fetchedTotal;
+    this.#counts = { ...s.counts };
+    this.#runRecord = {
+      startedAt: this.#startedAt,
+      endedAt: this.#startedAt,
+      fetched: 0,
+      stopReason: null,
+      strategy: o.strategy,
+    };
+  }
+
+  /** Stops gracefully: fetches in flight are aborted and their URLs return to waiting. */
+  stop(reason: StopReason = 'stopped'): void {
+    if (this.#stopReason !== null) return;
+    this.#stopReason = reason;
+    this.#abort.abort(new AbortedError(`crawl ${reason}`));
+    this.#wake.notify();
+  }
+
+  /** Budget of fetches not yet spoken for under `maxPages`. */
+  #budget(): number {
+    if (this.#o.maxPages === undefined) return Number.POSITIVE_INFINITY;
+    return (
+      this.#o.maxPages -
+      this.#fetchedTotal -
+      this.#pending.length -
+      this.#active -
+      this.#dispatch.size -
+      (this.#committing ? this.#committingCount : 0)
+    );
+  }
+  #committingCount = 0;
+
+  async run(): Promise<CrawlSummary> {
+    const { store } = this.#s;
+    const runs = [...this.#s.runs, this.#runRecord];
+    await store.setMeta(META_RUNS, runs);
+    this.#emit('start', {
+      resumed: this.#s.resumed,
+      recovered: this.#s.recovered,
+      seedsAdded: this.#s.seedsAdded,
+      counts: { ...this.#counts },
+    });
+    for (const w of this.#s.warnings) this.#emit('warning', w);
+
+    const onAbort = () => this.stop('stopped');
+    this.#o.signal?.addEventListener('abort', onAbort, { once: true });
+    if (this.#o.signal?.aborted) this.stop('stopped');
+    const durationTimer =
+      this.#o.durationMs !== undefined
+        ? setTimeout(() => this.stop('duration'), this.#o.durationMs)
+        : undefined;
+    const tick = setInterval(() => this.#tick(), this.#o.progressIntervalMs);
+    const flushTimer = setInterval(() => {
+      if (this.#pending.length > 0) void this.#flush();
+    }, this.#o.commitIntervalMs);
+
+    let reason: StopReason;
+    try {
+      reason = await this.#loop();
+    } finally {
+      clearTimeout(durationTimer);
+      clearInterval(tick);
+      clearInterval(flushTimer);
+      this.#o.signal?.removeEventListener('abort', onAbort);
+    }
+    try {
+      while (this.#active > 0) await this.#wake.wait();
+      await this.#flush();
+      this.#throwCommitError();
+      this.#reclaim.push(...this.#dispatch.drain().map((c) => c.url));
+      if (this.#reclaim.length > 0) {
+        const n = await store.reclaim(this.#reclaim);
+        this.#counts.processing -= n;
+        this.#counts.waiting += n;
+      }
+      await this.#trim();
+      this.#counts = await store.counts();
+      this.#runRecord.endedAt = Date.now();
+      this.#runRecord.stopReason = reason;
+      this.#runRecord.fetched = this.#run.fetched;
+      await store.setMeta(META_RUNS, runs);
+      const summary = this.#summary(reason);
+      this.#emit('end', summary);
+      return summary;
+    } finally {
+      await this.#fetcher.close();
+    }
+  }
+
+  async #loop(): Promise<StopReason> {
+    const o = this.#o;
+    for (;;) {
+      this.#throwCommitError();
+      if (this.#stopReason !== null) return this.#stopReason;
+      // Start what can start.
+      while (this.#active < this.#concurrency) {
+        const c = this.#dispatch.take();
+        if (c === undefined) break;
+        this.#start(c);
+      }
+      const budget = this.#budget();
+      if (budget <= 0 && this.#active === 0 && this.#dispatch.size === 0) {
+        await this.#flush();
+        if (o.maxPages !== undefined && this.#fetchedTotal >= o.maxPages) return 'max-pages';
+        continue;
+      }
+      // Keep the dispatch queue filled from the store.
+      if (!this.#dry && budget > 0 && this.#dispatch.size < this.#claimBatch / 2) {
+        const n = Math.min(this.#claimBatch - this.#dispatch.size, budget);
+        const got = await this.#s.store.claim(n);
+        this.#counts.waiting -= got.length;
+        this.#counts.processing += got.length;
+        if (got.length > 0) {
+          this.#dispatch.push(got);
+          continue;
+        }
+        this.#dry = true;
+      }
+      if (this.#dry && this.#dispatch.size === 0) {
+        // The frontier is empty for now: what is being fetched or committed may refill it.
+        if (this.#pending.length > 0 || this.#committing) {
+          await this.#flush();
+          continue;
+        }
+        if (this.#active === 0) return 'exhausted';
+      }
+      await this.#wake.wait();
+    }
+  }
+
+  #start(c: ClaimedUrl): void {
+    this.#active++;
+    const signal = this.#abort.signal;
+    this.#fetcher.fetch(c.url, { signal }).then(
+      (res) => this.#done(c, res, null),
+      (err: unknown) => this.#done(c, null, err),
+    );
+  }
+
+  #done(c: ClaimedUrl, res: FetchResult | null, err: unknown): void {
+    this.#active--;
+    this.#dispatch.release(c.url);
+    try {
+      if (err !== null) {
+        if (err instanceof AbortedError && this.#stopReason !== null) {
+          this.#reclaim.push(c.url);
+          return;
+        }
+        this.#record(
+          c,
+          { url: c.url, state: 'error', result: { fetchedAt: Date.now(), error: errorText(err) } },
+          null,
+          null,
+          '',
+          0,
+        );
+        return;
+      }
+      const r = res as FetchResult;
+      this.#run.bytes += r.bytes;
+      const fetchedAt = r.timings.startedAt;
+      if (r.status < 200 || r.status >= 300) {
+        const error = `HTTP ${r.status}`;
+        this.#record(
+          c,
+          { url: c.url, state: 'error', result: { fetchedAt, error, status: r.status } },
+          r.status,
+          null,
+          '',
+          0,
+        );
+        return;
+      }
+      const p = pageOutcome(c, r, this.#s.seeds.has(c.url), this.#rules, fetchedAt);
+      this.#record(c, p.outcome, r.status, p.relevance, p.title, p.newUrls);
+    } catch (e) {
+      this.#record(
+        c,
+        { url: c.url, state: 'error', result: { fetchedAt: Date.now(), error: errorText(e) } },
+        res?.status ?? null,
+        null,
+        '',
+        0,
+      );
+    } finally {
+      if (this.#pending.length >= this.#o.commitBatch) void this.#flush();
+      this.#wake.notify();
+    }
+  }
+
+  #record(
+    c: ClaimedUrl,
+    outcome: Outcome,
+    status: number | null,
+    relevance: number | null,
+    title: string,
+    newUrls: number,
+  ): void {
+    this.#pending.push(outcome);
+    this.#pendingEvents.push({
+      url: c.url,
+      state: outcome.state,
+      depth: c.depth,
+      status,
+      relevance,
+      title: title || null,
+      newUrls,
+      error: outcome.state === 'error' ? outcome.result.error : null,
+    });
+  }
+
+  /** Commits pending outcomes (one commit at a time); resolves when they are stored. */
+  #flush(): Promise<void> {
+    if (this.#committing)
+      return this.#committing.then(() => (this.#pending.length > 0 ? this.#flush() : undefined));
+    if (this.#pending.length === 0) return Promise.resolve();
+    const batch = this.#pending;
+    const events = this.#pendingEvents;
+    this.#pending = [];
+    this.#pendingEvents = [];
+    this.#committingCount = batch.length;
+    this.#committing = (async () => {
+      try {
+        await this.#s.store.commit(batch);
+        this.#fetchedTotal += batch.length;
+        this.#counts.processing -= batch.length;
+        for (const e of events) {
+          if (e.error !== null && this.#s.seeds.has(e.url)) {
+            this.#seedErrors.push({ url: e.url, error: e.error });
+          }
+          this.#counts[e.state]++;
+          this.#run[e.state]++;
+          this.#run.fetched++;
+          this.#counts.waiting += e.newUrls;
+        }
+        this.#dry = false;
+        for (const e of events) this.#emit('page', e);
+        if (this.#o.maxFrontier !== undefined && this.#counts.waiting > this.#o.maxFrontier) {
+          await this.#trim();
+        }
+      } catch (e) {
+        this.#commitError = e;
+        this.stop('stopped');
+      } finally {
+        this.#committing = null;
+        this.#committingCount = 0;
+        this.#wake.notify();
+      }
+    })();
+    return this.#committing;
+  }
+
+  async #trim(): Promise<void> {
+    if (this.#o.maxFrontier === undefined) return;
+    const n = await this.#s.store.trimWaiting(this.#o.maxFrontier);
+    if (n > 0) this.#counts = await this.#s.store.counts();
+  }
+
+  #throwCommitError(): void {
+    if (this.#commitError !== null) throw this.#commitError;
+  }
+
+  #progress(): CrawlProgress {
+    const now = Date.now();
+    const elapsedMs = now - this.#startedAt;
+    const dt = (now - this.#lastTick.at) / 1000;
+    const c = this.#counts;
+    const judged = c.complete + c.discard;
+    const fs = this.#fetcher.stats();
+    return {
+      elapsedMs,
+      counts: { ...c },
+      fetched: this.#run.fetched,
+      fetchedTotal: this.#fetchedTotal,
+      pagesPerSec: dt > 0 ? (this.#run.fetched - this.#lastTick.fetched) / dt : 0,
+      averagePagesPerSec: elapsedMs > 0 ? (this.#run.fetched * 1000) / elapsedMs : 0,
+      harvestRate: judged > 0 ? c.complete / judged : 0,
+      inFlight: fs.inFlight + fs.queued,
+      frontier: c.waiting,
+      bytes: this.#run.bytes,
+    };
+  }
+
+  #tick(): void {
+    this.#s.store.counts().then(
+      (counts) => {
+        this.#counts = counts;
+      },
+      () => {},
+    );
+    const p = this.#progress();
+    this.#lastTick = { at: Date.now(), fetched: this.#run.fetched };
+    this.#emit('progress', p);
+    this.#runRecord.endedAt = Date.now();
+    this.#runRecord.fetched = this.#run.fetched;
+    void this.#s.store.setMeta(META_RUNS, [...this.#s.runs, this.#runRecord]).catch(() => {});
+  }
+
+  #summary(reason: StopReason): CrawlSummary {
+    const c = this.#counts;
+    const judged = c.complete + c.discard;
+    const elapsedMs = Date.now() - this.#startedAt;
+    let message: string;
+    if (reason === 'exhausted') {
+      message =
+        c.discard > 0
+          ? `the frontier is empty: every URL found was fetched, and the links of the ${c.discard} discarded (irrelevant) pages were not followed`
+          : 'the frontier is empty: every URL found was fetched';
+      if (c.complete + c.discard === 0 && this.#seedErrors.length > 0) {
+        message = `no seed could be fetched: ${this.#seedErrors.map((e) => `${e.url} (${e.error})`).join('; ')}`;
+      }
+    } else if (reason === 'max-pages') {
+      message = `the page budget (${this.#o.maxPages}) is reached; ${c.waiting} URLs are waiting`;
+    } else if (reason === 'duration') {
+      message = `the duration (${this.#o.durationMs} ms) is over; ${c.waiting} URLs are waiting`;
+    } else {
+      message = `stopped; ${c.waiting} URLs are waiting: run the same command again to resume`;
+    }
+    return {
+      stopReason: reason,
+      message,
+      resumed: this.#s.resumed,
+      recovered: this.#s.recovered,
+      run: { ...this.#run },
+      counts: { ...c },
+      fetchedTotal: this.#fetchedTotal,
+      harvestRate: judged > 0 ? c.complete / judged : 0,
+      elapsedMs,
+      pagesPerSec: elapsedMs > 0 ? (this.#run.fetched * 1000) / elapsedMs : 0,
+      seedErrors: [...this.#seedErrors],
+    };
+  }
+}

@@ -1,0 +1,22 @@
+// Public surface of the crawl stage: `crawl(options)`, its options, events and summary.
+export {
+  type CrawlOptions,
+  type CrawlOptionsInput,
+  crawlOptionsSchema,
+  STRATEGIES,
+  type StrategyName,
+} from './options.js';
+export { CrawlRun, crawl } from './run.js';
+export { resolveTopic } from './setup.js';
+export {
+  type CrawlEvents,
+  type CrawlProgress,
+  type CrawlRunRecord,
+  type CrawlSummary,
+  META_CRAWL,
+  META_RUNS,
+  META_TOPIC,
+  type PageEvent,
+  type StopReason,
+  type StoredTopic,
+} from './types.js';

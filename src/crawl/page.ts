@@ -1,0 +1,100 @@
+/**
+ * One fetched response → the outcome the store records: relevance, keep or
+ * discard (DESIGN 1.1), and for kept pages (and seeds) the links to follow with
+ * their priorities. Pure apart from the `seen` cache it consults and fills.
+ */
+import { createHash } from 'node:crypto';
+import type { FetchResult } from '../fetch/index.js';
+import type { LinkStrategy } from '../frontier/index.js';
+import { analyzeBody } from '../parse/index.js';
+import type { RelevanceModel } from '../relevance/index.js';
+import type { ClaimedUrl, NewUrl, Outcome, PageLink } from '../store/index.js';
+import { linkDepth } from '../url/index.js';
+import type { SeenUrls } from './seen.js';
+
+export interface PageRules {
+  model: RelevanceModel;
+  threshold: number;
+  strategy: LinkStrategy;
+  /** Scope of the crawl: links it rejects are not queued. */
+  inScope: (url: string) => boolean;
+  maxDepth: number;
+  storeBodies: 'kept' | 'all' | 'none';
+  seen: SeenUrls;
+}
+
+export interface PageResult {
+  outcome: Outcome;
+  relevance: number;
+  title: string;
+  newUrls: number;
+}
+
+function isHttp(url: string): boolean {
+  return url.startsWith('http://') || url.startsWith('https://');
+}
+
+/** Builds the outcome of a response; `isSeed` pages have their links followed whatever their relevance. */
+export function pageOutcome(
+  claimed: ClaimedUrl,
+  res: FetchResult,
+  isSeed: boolean,
+  rules: PageRules,
+  fetchedAt: number,
+): PageResult {
+  const a = analyzeBody(res.body, res.contentType, res.finalUrl);
+  const page = a.page;
+  const text = page?.text ?? a.text ?? '';
+  const title = page?.title ?? '';
+  const relevance = rules.model.score({ text, title }).relevance;
+  const kept = relevance >= rules.threshold;
+  const follow = (kept || isSeed) && page !== undefined && !page.robots.nofollow;
+
+  let links: PageLink[] | undefined;
+  let newUrls: NewUrl[] | undefined;
+  if (follow) {
+    links = [];
+    newUrls = [];
+    const depth = linkDepth(claimed.depth);
+    const deepEnough = depth <= rules.maxDepth;
+    const parent = { relevance, depth: claimed.depth, priority: claimed.priority };
+    const inPage = new Set<string>();
+    for (const l of page.links) {
+      if (inPage.has(l.url) || !isHttp(l.url)) continue;
+      inPage.add(l.url);
+      links.push({ url: l.url, anchor: l.anchor || null });
+      if (l.nofollow || !deepEnough || rules.seen.has(l.url) || !rules.inScope(l.url)) continue;
+      rules.seen.add(l.url);
+      const ctx = rules.strategy.usesContext
+        ? rules.model.score({ text: l.context || l.anchor }).relevance
+        : 0;
+      const item: NewUrl = {
+        url: l.url,
+        depth,
+        priority: rules.strategy.priority(parent, ctx),
+        discoveredAt: fetchedAt,
+      };
+      if (l.anchor) item.anchor = l.anchor;
+      newUrls.push(item);
+    }
+  }
+  const storeBody = rules.storeBodies === 'all' || (rules.storeBodies === 'kept' && kept);
+  const result = {
+    fetchedAt,
+    status: res.status,
+    contentType: res.contentType ?? null,
+    bytes: res.bytes,
+    title: title || null,
+    relevance,
+    contentHash: createHash('md5').update(res.body).digest('hex'),
+    ...(storeBody ? { body: res.body } : {}),
+    ...(links ? { links } : {}),
+    ...(newUrls ? { newUrls } : {}),
+  };
+  return {
+    outcome: { url: claimed.url, state: kept ? 'complete' : 'discard', result },
+    relevance,
+    title,
+    newUrls: newUrls?.length ?? 0,
+  };
+}

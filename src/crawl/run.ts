@@ -1,0 +1,76 @@
+/**
+ * `crawl(options)`: starts a crawl and returns a `CrawlRun`, an event emitter that
+ * is also a promise of the summary:
+ *
+ * ```ts
+ * const run = crawl({ store: 'crawls/grid', topic: 'grid.json', seeds: ['https://example.org/'] });
+ * run.on('page', (p) => console.log(p.state, p.url));
+ * process.once('SIGINT', () => run.stop());
+ * const summary = await run;
+ * ```
+ */
+import { EventEmitter } from 'node:events';
+import { Engine } from './engine.js';
+import { type CrawlOptionsInput, parseCrawlOptions } from './options.js';
+import { setUp } from './setup.js';
+import type { CrawlEvents, CrawlSummary, StopReason } from './types.js';
+
+export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<CrawlSummary> {
+  readonly #done: Promise<CrawlSummary>;
+  #engine: Engine | null = null;
+  #stopRequested: StopReason | null = null;
+
+  /** Use `crawl(options)`. */
+  constructor(input: CrawlOptionsInput) {
+    super();
+    this.#done = this.#run(input);
+    // The promise is the way to see failures; do not report them twice as unhandled.
+    this.#done.catch(() => {});
+  }
+
+  async #run(input: CrawlOptionsInput): Promise<CrawlSummary> {
+    // Let the caller attach listeners before the first event.
+    await Promise.resolve();
+    const o = parseCrawlOptions(input);
+    const s = await setUp(o);
+    try {
+      const emit = this.emit.bind(this) as (name: string, ...args: unknown[]) => boolean;
+      const engine = new Engine(o, s, (name, ...args) => {
+        emit(name, ...args);
+      });
+      this.#engine = engine;
+      if (this.#stopRequested !== null) engine.stop(this.#stopRequested);
+      return await engine.run();
+    } finally {
+      if (s.ownsStore) await s.store.close();
+    }
+  }
+
+  /**
+   * Stops gracefully: no new fetch starts, fetches in flight are abandoned and their
+   * URLs return to waiting, everything fetched is committed. Resolves with the summary.
+   */
+  stop(): Promise<CrawlSummary> {
+    this.#stopRequested = 'stopped';
+    this.#engine?.stop('stopped');
+    return this.#done;
+  }
+
+  /** The summary, as a plain promise. */
+  get done(): Promise<CrawlSummary> {
+    return this.#done;
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: awaiting a run gives its summary, by design
+  then<A = CrawlSummary, B = never>(
+    onFulfilled?: ((value: CrawlSummary) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.#done.then(onFulfilled, onRejected);
+  }
+}
+
+/** Starts a focused crawl; see `CrawlOptionsInput` for the options and `CrawlEvents` for events. */
+export function crawl(options: CrawlOptionsInput): CrawlRun {
+  return new CrawlRun(options);
+}

@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+/**
+ * Before the first fetch: open (or take) the store, return URLs a dead run left in
+ * processing, resolve the topic, seed, and record the topic and the run.
+ */
+import { InvalidOptionError } from '../errors/index.js';
+import {
+  createTopic,
+  DEFAULT_THRESHOLD,
+  loadTopicFile,
+  type Topic,
+  type TopicInput,
+} from '../relevance/index.js';
+import { DB_FILE, openStore, type StateCounts, type Store } from '../store/index.js';
+import { canonicalizeUrlOrThrow } from '../url/index.js';
+import type { CrawlOptions } from './options.js';
+import { type CrawlRunRecord, META_RUNS, META_TOPIC, type StoredTopic } from './types.js';
+
+export interface Setup {
+  store: Store;
+  /** Whether `crawl` opened the store (and so closes it). */
+  ownsStore: boolean;
+  topic: Topic;
+  threshold: number;
+  seeds: Set<string>;
+  resumed: boolean;
+  recovered: number;
+  seedsAdded: number;
+  counts: StateCounts;
+  fetchedTotal: number;
+  runs: CrawlRunRecord[];
+  warnings: string[];
+}
+
+function isTopic(v: Topic | TopicInput): v is Topic {
+  return Array.isArray((v as Topic).keywords);
+}
+
+export function resolveTopic(input: CrawlOptions['topic']): Topic {
+  if (typeof input === 'string') return loadTopicFile(input);
+  if (isTopic(input)) return input;
+  return createTopic(input, 'options.topic');
+}
+
+function total(c: StateCounts): number {
+  return c.waiting + c.processing + c.complete + c.discard + c.error;
+}
+
+function noSeeds(): Error {
+  return new InvalidOptionError(
+    'no seeds: give seed URLs (--seeds) or list them in the topic file',
+  );
+}
+
+export async function setUp(o: CrawlOptions): Promise<Setup> {
+  const topic = resolveTopic(o.topic);
+  if (topic.keywords.length === 0) {
+    throw new InvalidOptionError('the topic has no keywords: give at least one { "word": weight }');
+  }
+  const threshold = o.threshold ?? topic.threshold ?? DEFAULT_THRESHOLD;
+  const seedList = [...(topic.seeds ?? []), ...o.seeds].map((s, i) => {
+    try {
+      return canonicalizeUrlOrThrow(s);
+    } catch (cause) {
+      throw new InvalidOptionError(`seed ${i + 1} ${JSON.stringify(s)} is not an http(s) URL`, {
+        cause,
+      });
+    }
+  });
+  if (typeof o.store === 'string' && seedList.length === 0 && !existsSync(join(o.store, DB_FILE))) {
+    throw noSeeds();
+  }
+  const ownsStore = typeof o.store === 'string';
+  const store = typeof o.store === 'string' ? await openStore(o.store, { create: true }) : o.store;
+  try {
+    const before = await store.counts();
+    const resumed = total(before) > 0;
+    if (!resumed && seedList.length === 0) {
+      throw noSeeds();
+    }
+    const warnings: string[] = [];
+    const stored = await store.getMeta<StoredTopic>(META_TOPIC);
+    const keywords = Object.fromEntries(topic.keywords.map((k) => [k.word, k.weight]));
+    if (stored && JSON.stringify(stored.keywords) !== JSON.stringify(keywords)) {
+      warnings.push(
+        'the topic differs from the one this store was crawled with: using the new one',
+      );
+    }
+    if (stored && stored.threshold !== threshold) {
+      warnings.push(`the threshold changed from ${stored.threshold} to ${threshold}`);
+    }
+    const recovered = await store.recover();
+    const seedsAdded = seedList.length > 0 ? await store.addSeeds(seedList) : 0;
+    await store.setKeywords(keywords);
+    await store.setMeta(META_TOPIC, {
+      name: topic.name ?? null,
+      keywords,
+      threshold,
+    } satisfies StoredTopic);
+    const runs = (await store.getMeta<CrawlRunRecord[]>(META_RUNS)) ?? [];
+    const stats = await store.stats({ topHosts: 0 });
+    return {
+      store,
+      ownsStore,
+      topic,
+      threshold,
+      seeds: new Set(await store.getSeeds()),
+      resumed,
+      recovered,
+      seedsAdded,
+      counts: stats.counts,
+      fetchedTotal: stats.fetched,
+      runs,
+      warnings,
+    };
+  } catch (e) {
+    if (ownsStore) await store.close().catch(() => {});
+    throw e;
+  }
+}

@@ -1,0 +1,112 @@
+/** Public types of the crawl stage: events, progress and the summary of a run. */
+import type { FinalState, StateCounts } from '../store/index.js';
+
+/** Why a run stopped. */
+export type StopReason =
+  /** No URL is waiting and none is in flight: the crawl is finished. */
+  | 'exhausted'
+  /** `maxPages` pages have been fetched (counted over the whole store). */
+  | 'max-pages'
+  /** `durationMs` of this run elapsed. */
+  | 'duration'
+  /** `stop()` was called or the signal aborted (Ctrl-C). */
+  | 'stopped';
+
+/** A snapshot of a running crawl, emitted every `progressIntervalMs`. */
+export interface CrawlProgress {
+  /** Milliseconds since this run started. */
+  elapsedMs: number;
+  /** URLs per state in the store (this process's view, exact at each commit). */
+  counts: StateCounts;
+  /** Fetch outcomes recorded in this run. */
+  fetched: number;
+  /** Fetch outcomes recorded in the store over all runs. */
+  fetchedTotal: number;
+  /** Pages per second in this run, over the last interval. */
+  pagesPerSec: number;
+  /** Pages per second in this run, since it started. */
+  averagePagesPerSec: number;
+  /** complete / (complete + discard) over all runs; 0 before the first page. */
+  harvestRate: number;
+  /** Requests in flight or queued at the fetcher. */
+  inFlight: number;
+  /** Waiting URLs (the frontier). */
+  frontier: number;
+  /** Body bytes received in this run. */
+  bytes: number;
+}
+
+/** One fetch outcome, as it is committed. */
+export interface PageEvent {
+  url: string;
+  state: FinalState;
+  depth: number;
+  /** HTTP status; null when no response was received. */
+  status: number | null;
+  /** Relevance to the topic; null for errors. */
+  relevance: number | null;
+  title: string | null;
+  /** URLs this page added to the frontier (0 for discarded pages: their links are not followed). */
+  newUrls: number;
+  /** The error, for state `error`. */
+  error: string | null;
+}
+
+/** What `crawl` resolves to. */
+export interface CrawlSummary {
+  stopReason: StopReason;
+  /** A sentence for people, e.g. why the frontier ran dry. */
+  message: string;
+  /** The run resumed a store that already held URLs. */
+  resumed: boolean;
+  /** URLs a crashed earlier run left in processing, returned to waiting at start. */
+  recovered: number;
+  /** Fetch outcomes recorded in this run, by state. */
+  run: { fetched: number; complete: number; discard: number; error: number; bytes: number };
+  /** URLs per state in the store at the end. */
+  counts: StateCounts;
+  /** Fetch outcomes in the store over all runs. */
+  fetchedTotal: number;
+  /** complete / (complete + discard) over all runs. */
+  harvestRate: number;
+  elapsedMs: number;
+  /** This run's pages per second. */
+  pagesPerSec: number;
+  /** Seeds whose fetch failed in this run, with the reason. */
+  seedErrors: { url: string; error: string }[];
+}
+
+/** Metadata `crawl` keeps in the store (`store.getMeta(key)`). */
+export const META_TOPIC = 'topic';
+export const META_CRAWL = 'crawl';
+export const META_RUNS = 'runs';
+
+/** `store.getMeta('topic')`: the topic the crawl scores pages with. */
+export interface StoredTopic {
+  name: string | null;
+  keywords: Record<string, number>;
+  threshold: number;
+}
+
+/** One entry of `store.getMeta('runs')`: a run of `crawl` on the store. */
+export interface CrawlRunRecord {
+  startedAt: number;
+  /** Updated at every progress tick, so a killed run still has an end. */
+  endedAt: number;
+  fetched: number;
+  /** null while running or when the process died. */
+  stopReason: StopReason | null;
+  strategy: string;
+}
+
+/** Events of a running crawl (`run.on(name, listener)`). */
+export interface CrawlEvents {
+  /** After the store is opened, recovered and seeded, before the first fetch. */
+  start: [info: { resumed: boolean; recovered: number; seedsAdded: number; counts: StateCounts }];
+  /** Each fetch outcome, once committed to the store. */
+  page: [event: PageEvent];
+  progress: [progress: CrawlProgress];
+  /** Something the user should know that does not stop the crawl. */
+  warning: [message: string];
+  end: [summary: CrawlSummary];
+}

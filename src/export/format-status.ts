@@ -1,0 +1,88 @@
+// `focuscrawl status` as a table for people. Pure.
+import { URL_STATES } from '../store/index.js';
+import type { StatusData } from './status.js';
+import { formatBytes, formatCount, formatDuration, formatPercent, formatTime } from './units.js';
+
+const STOP_REASONS: Record<string, string> = {
+  exhausted: 'exhausted (nothing left to fetch)',
+  'max-pages': 'max-pages reached',
+  duration: 'duration reached',
+  stopped: 'stopped (Ctrl-C or stop())',
+};
+
+/** Right-aligned columns under a header; the first column left-aligned. */
+export function formatTable(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)];
+}
+
+/** The status table (DESIGN 1.1's statistics and more). */
+export function formatStatus(d: StatusData): string {
+  const lines: string[] = [];
+  const row = (k: string, v: string) => lines.push(`${k.padEnd(15)} ${v}`);
+  const n = (x: number) => formatCount(x);
+
+  if (d.topic) {
+    const name = d.topic.name ?? '(unnamed)';
+    const threshold = d.topic.threshold === null ? '' : `threshold ${d.topic.threshold}, `;
+    row('Topic', `${name} (${threshold}${d.topic.keywords} keywords)`);
+  } else {
+    row('Topic', '(none recorded)');
+  }
+  row('Seeds', n(d.seeds));
+  row('Docs fetched', n(d.fetched));
+  row('  failed', `${n(d.failed)} (error)`);
+  row('  rejected', `${n(d.rejected)} (discard: below the threshold)`);
+  row('Discovered', `${n(d.discovered)} URLs`);
+  row('Dropped', `${n(d.dropped)} (frontier trimmed)`);
+  row('Bytes', d.bytes < 1024 ? `${n(d.bytes)} B` : `${n(d.bytes)} (${formatBytes(d.bytes)})`);
+  if (d.totalTimeMs === null) {
+    row('Total time', '– (nothing fetched yet)');
+  } else {
+    const span = `${formatTime(d.startedAt)} → ${formatTime(d.endedAt)}`;
+    const from = d.timeSource === 'history' ? ', first to last fetch' : '';
+    row('Total time', `${formatDuration(d.totalTimeMs)} (${span}${from})`);
+  }
+  if (d.crawlTimeMs !== null) {
+    const runs = d.runs.count === 1 ? '1 run' : `${d.runs.count} runs`;
+    const how = d.timeSource === 'runs' ? `sum of ${runs}` : 'no run records';
+    row('Crawl time', `${formatDuration(d.crawlTimeMs)} (${how})`);
+  }
+  row('Pages/s', d.pagesPerSec === null ? '–' : d.pagesPerSec.toFixed(2));
+  row('Harvest rate', `${formatPercent(d.harvestRate)} (complete / (complete + discard))`);
+
+  lines.push('', 'URL states');
+  for (const s of URL_STATES) lines.push(`  ${s.padEnd(13)} ${n(d.counts[s]).padStart(10)}`);
+
+  lines.push('');
+  if (d.runs.count === 0) {
+    row('Runs', 'none recorded');
+  } else {
+    const last = d.runs.lastStopReason;
+    const why = last === null ? 'running, or its process died' : (STOP_REASONS[last] ?? last);
+    row('Runs', `${d.runs.count}, last: ${why}`);
+  }
+
+  if (d.topHosts.length > 0) {
+    lines.push('', 'Top hosts');
+    const table = formatTable(
+      ['host', 'fetched', 'complete', 'discard', 'error', 'discovered', 'bytes'],
+      d.topHosts.map((h) => [
+        h.host,
+        n(h.fetched),
+        n(h.complete),
+        n(h.discard),
+        n(h.error),
+        n(h.discovered),
+        formatBytes(h.bytes),
+      ]),
+    );
+    for (const l of table) lines.push(`  ${l}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,152 @@
+// The figures of `focuscrawl status` (DESIGN 1.1's statistics table), read from a store.
+import {
+  type CrawlRunRecord,
+  META_RUNS,
+  META_TOPIC,
+  type StopReason,
+  type StoredTopic,
+} from '../crawl/index.js';
+import type { HostStats, StateCounts, Store } from '../store/index.js';
+
+/** One run of `crawl` on the store (`getMeta('runs')`). */
+export interface RunInfo {
+  startedAt: number;
+  /** The last progress tick of a run that did not end cleanly. */
+  endedAt: number;
+  durationMs: number;
+  fetched: number;
+  /** null while the run is going on, or when its process died. */
+  stopReason: StopReason | null;
+  strategy: string | null;
+}
+
+/** Everything `status` shows; `status --json` prints it as it is. Times in ms since the epoch. */
+export interface StatusData {
+  /** Fetch outcomes recorded (history rows): "docs fetched". */
+  fetched: number;
+  /** Fetches that failed (state error). */
+  failed: number;
+  /** Pages fetched and found irrelevant (state discard). */
+  rejected: number;
+  /** URLs added as new, seeds and trimmed URLs included. */
+  discovered: number;
+  /** Waiting URLs removed to bound the frontier. */
+  dropped: number;
+  /** Body bytes of all fetched pages. */
+  bytes: number;
+  seeds: number;
+  /** URLs per state now. */
+  counts: StateCounts;
+  /** complete / (complete + discard); null before the first page. */
+  harvestRate: number | null;
+  /** Where the times come from: run records, else the history's first and last fetch. */
+  timeSource: 'runs' | 'history' | null;
+  /** Start of the first run (else the first fetch). */
+  startedAt: number | null;
+  /** End of the last run (else the last fetch). */
+  endedAt: number | null;
+  /** endedAt − startedAt. */
+  totalTimeMs: number | null;
+  /** Sum of the runs' durations (without run records: totalTimeMs). */
+  crawlTimeMs: number | null;
+  /** fetched / crawl time in seconds; null without a crawl time. */
+  pagesPerSec: number | null;
+  firstFetchAt: number | null;
+  lastFetchAt: number | null;
+  /** The topic the crawl scored pages with (`getMeta('topic')`); null when none is recorded. */
+  topic: { name: string | null; threshold: number | null; keywords: number } | null;
+  runs: { count: number; lastStopReason: StopReason | null; list: RunInfo[] };
+  /** Hosts with the most fetches first. */
+  topHosts: HostStats[];
+}
+
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** Run records as stored, ignoring malformed entries (the meta value is free JSON). */
+function readRuns(raw: unknown): RunInfo[] {
+  if (!Array.isArray(raw)) return [];
+  const runs: RunInfo[] = [];
+  for (const r of raw as Partial<CrawlRunRecord>[]) {
+    if (r === null || typeof r !== 'object' || !isNum(r.startedAt)) continue;
+    const endedAt = isNum(r.endedAt) ? Math.max(r.endedAt, r.startedAt) : r.startedAt;
+    runs.push({
+      startedAt: r.startedAt,
+      endedAt,
+      durationMs: endedAt - r.startedAt,
+      fetched: isNum(r.fetched) ? r.fetched : 0,
+      stopReason: typeof r.stopReason === 'string' ? r.stopReason : null,
+      strategy: typeof r.strategy === 'string' ? r.strategy : null,
+    });
+  }
+  return runs.sort((a, b) => a.startedAt - b.startedAt);
+}
+
+function readTopic(raw: unknown): StatusData['topic'] {
+  if (raw === null || typeof raw !== 'object') return null;
+  const t = raw as Partial<StoredTopic>;
+  return {
+    name: typeof t.name === 'string' ? t.name : null,
+    threshold: isNum(t.threshold) ? t.threshold : null,
+    keywords:
+      t.keywords !== null && typeof t.keywords === 'object' ? Object.keys(t.keywords).length : 0,
+  };
+}
+
+/**
+ * Reads the figures of `status` from a store (a read-only one will do).
+ * @param options.topHosts hosts listed @default 10
+ */
+export async function gatherStatus(
+  store: Store,
+  options: { topHosts?: number } = {},
+): Promise<StatusData> {
+  const stats = await store.stats({ topHosts: options.topHosts ?? 10 });
+  const runs = readRuns(await store.getMeta(META_RUNS));
+  const topic = readTopic(await store.getMeta(META_TOPIC));
+  const seeds = (await store.getSeeds()).length;
+  const { complete, discard } = stats.counts;
+
+  let timeSource: StatusData['timeSource'] = null;
+  let startedAt: number | null = null;
+  let endedAt: number | null = null;
+  let crawlTimeMs: number | null = null;
+  if (runs.length > 0) {
+    timeSource = 'runs';
+    startedAt = Math.min(...runs.map((r) => r.startedAt));
+    endedAt = Math.max(...runs.map((r) => r.endedAt));
+    crawlTimeMs = runs.reduce((sum, r) => sum + r.durationMs, 0);
+  } else if (stats.firstFetchAt !== null && stats.lastFetchAt !== null) {
+    timeSource = 'history';
+    startedAt = stats.firstFetchAt;
+    endedAt = stats.lastFetchAt;
+    crawlTimeMs = endedAt - startedAt;
+  }
+  const totalTimeMs = startedAt !== null && endedAt !== null ? endedAt - startedAt : null;
+
+  return {
+    fetched: stats.fetched,
+    failed: stats.failed,
+    rejected: stats.rejected,
+    discovered: stats.discovered,
+    dropped: stats.dropped,
+    bytes: stats.bytes,
+    seeds,
+    counts: stats.counts,
+    harvestRate: complete + discard > 0 ? complete / (complete + discard) : null,
+    timeSource,
+    startedAt,
+    endedAt,
+    totalTimeMs,
+    crawlTimeMs,
+    pagesPerSec: crawlTimeMs ? stats.fetched / (crawlTimeMs / 1000) : null,
+    firstFetchAt: stats.firstFetchAt,
+    lastFetchAt: stats.lastFetchAt,
+    topic,
+    runs: {
+      count: runs.length,
+      lastStopReason: runs.at(-1)?.stopReason ?? null,
+      list: runs,
+    },
+    topHosts: stats.topHosts,
+  };
+}

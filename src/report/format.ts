@@ -1,0 +1,141 @@
+// Text for people: counts, bytes, durations, percentages, times, and HTML escaping. Pure.
+import { domainToUnicode } from 'node:url';
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** The URL itself when it is an absolute http(s) URL (safe to put in href), else null. */
+export function safeHref(url: string): string | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A host name as people read it: `xn--wnyq9s.test` → `电网.test`. */
+export function displayHost(host: string): string {
+  return host.includes('xn--') ? domainToUnicode(host) || host : host;
+}
+
+/**
+ * A URL as people read it: the host in Unicode and percent-encoded UTF-8 decoded
+ * (`http://xn--wnyq9s.test/%E6%96%B0` → `http://电网.test/新`). For display only:
+ * links keep the URL itself.
+ */
+export function displayUrl(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (u.username || u.password) return url;
+  let rest = `${u.pathname}${u.search}${u.hash}`;
+  try {
+    const decoded = decodeURI(rest);
+    // Decoding must not bring in control or direction-changing characters.
+    if (!UNSAFE_CHARS.test(decoded)) rest = decoded;
+  } catch {
+    // malformed escapes stay as they are
+  }
+  return `${u.protocol}//${displayHost(u.host)}${rest}`;
+}
+
+const UNSAFE_CHARS =
+  /[\u0000-\u0020\u007f-\u00a0\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
+
+/** `1234567` → `1,234,567`; non-integers keep up to `digits` decimals. */
+export function formatCount(n: number, digits = 0): string {
+  const [int = '', frac] = n.toFixed(digits).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
+}
+
+const BYTE_UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
+
+/** Binary units: `512` → `512 B`, `1536` → `1.50 KiB`. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  let v = n;
+  let unit = 'B';
+  for (const u of BYTE_UNITS) {
+    if (v < 1024) break;
+    v /= 1024;
+    unit = u;
+  }
+  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${unit}`;
+}
+
+/** Durations as in DESIGN 1.1's table: `850 ms`, `42.5s`, `12m59s`, `3h02m05s`, `2d03h04m`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.floor(ms / 1000);
+  const pad = (x: number) => String(x).padStart(2, '0');
+  const min = Math.floor(s / 60) % 60;
+  const hours = Math.floor(s / 3600);
+  if (hours === 0) return `${min}m${pad(s % 60)}s`;
+  if (hours < 24) return `${hours}h${pad(min)}m${pad(s % 60)}s`;
+  return `${Math.floor(hours / 24)}d${pad(hours % 24)}h${pad(min)}m`;
+}
+
+/** Short labels for time-axis ticks: `0`, `500ms`, `30s`, `1m30s`, `2h`, `1d12h`. */
+export function formatTick(ms: number): string {
+  if (ms === 0) return '0';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(1)}s`;
+  const parts: string[] = [];
+  let rest = Math.round(ms / 1000);
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
+    const q = Math.floor(rest / size);
+    rest -= q * size;
+    if (q > 0) parts.push(`${q}${unit}`);
+  }
+  return parts.slice(0, 2).join('');
+}
+
+/** `0.6213` → `62.1%`; null → `–`. */
+export function formatPercent(x: number | null): string {
+  return x === null ? '–' : `${(x * 100).toFixed(1)}%`;
+}
+
+/** A time in UTC: `2024-05-01 12:00:00 UTC`; null → `–`. */
+export function formatTime(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '–';
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
+}
+
+/** Numbers for axis labels: `0.25`, `1,200`, `1.5k` … without float noise. */
+export function formatAxisNumber(n: number): string {
+  if (Math.abs(n) >= 1_000_000) return `${+(n / 1_000_000).toPrecision(3)}M`;
+  if (Math.abs(n) >= 10_000) return `${+(n / 1000).toPrecision(3)}k`;
+  const [int = '', frac] = String(+n.toPrecision(6)).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return frac === undefined ? grouped : `${grouped}.${frac}`;
+}
+
+/** Shortens `s` to `max` characters with an ellipsis. */
+export function clip(s: string, max: number): string {
+  const chars = Array.from(s);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : s;
+}
