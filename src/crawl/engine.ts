@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 /**
  * The crawl loop: claims URLs from the store (best first), fetches them through
  * the fetcher (robots.txt, per-host politeness, retries), turns each response into
@@ -11,51 +10,22 @@ import { setMaxListeners } from 'node:events';
  * fetched is committed before the run ends; a killed run loses only uncommitted
  * fetches, whose URLs the next run recovers from processing.
  */
-import { AbortedError, isFocusCrawlError } from '../errors/index.js';
+import { AbortedError } from '../errors/index.js';
 import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
 import { HostDispatch, type LinkStrategy, strategyByName } from '../frontier/index.js';
 import { createKeywordModel } from '../relevance/index.js';
 import type { ClaimedUrl, Outcome, StateCounts } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
+import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
 import type { CrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page.js';
 import { SeenUrls } from './seen.js';
 import type { Setup } from './setup.js';
-import type {
-  CrawlEvents,
-  CrawlProgress,
-  CrawlRunRecord,
-  CrawlSummary,
-  PageEvent,
-  StopReason,
-} from './types.js';
+import { abortController, errorText, Wakeup } from './signals.js';
+import type { CrawlEvents, CrawlRunRecord, CrawlSummary, PageEvent, StopReason } from './types.js';
 import { META_RUNS } from './types.js';
 
-function abortController(): AbortController {
-  const c = new AbortController();
-  setMaxListeners(0, c.signal); // one listener per fetch in flight
-  return c;
-}
-
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
-
-/** Resolves waiters whenever something changes (a fetch ends, a commit lands, a timer fires). */
-class Wakeup {
-  #waiters: (() => void)[] = [];
-  wait(): Promise<void> {
-    return new Promise((r) => this.#waiters.push(r));
-  }
-  notify(): void {
-    const w = this.#waiters;
-    this.#waiters = [];
-    for (const r of w) r();
-  }
-}
-
-function errorText(e: unknown): string {
-  if (isFocusCrawlError(e)) return `${e.code}: ${e.message}`;
-  return e instanceof Error ? e.message : String(e);
-}
 
 export class Engine {
   readonly #o: CrawlOptions;
@@ -373,24 +343,16 @@ export class Engine {
     if (this.#commitError !== null) throw this.#commitError;
   }
 
-  #progress(): CrawlProgress {
-    const now = Date.now();
-    const elapsedMs = now - this.#startedAt;
-    const dt = (now - this.#lastTick.at) / 1000;
-    const c = this.#counts;
-    const judged = c.complete + c.discard;
+  #tallies(): Tallies {
     const fs = this.#fetcher.stats();
     return {
-      elapsedMs,
-      counts: { ...c },
-      fetched: this.#run.fetched,
+      now: Date.now(),
+      startedAt: this.#startedAt,
+      counts: this.#counts,
+      run: this.#run,
       fetchedTotal: this.#fetchedTotal,
-      pagesPerSec: dt > 0 ? (this.#run.fetched - this.#lastTick.fetched) / dt : 0,
-      averagePagesPerSec: elapsedMs > 0 ? (this.#run.fetched * 1000) / elapsedMs : 0,
-      harvestRate: judged > 0 ? c.complete / judged : 0,
+      lastTick: this.#lastTick,
       inFlight: fs.inFlight + fs.queued,
-      frontier: c.waiting,
-      bytes: this.#run.bytes,
     };
   }
 
@@ -401,7 +363,7 @@ export class Engine {
       },
       () => {},
     );
-    const p = this.#progress();
+    const p = progressOf(this.#tallies());
     this.#lastTick = { at: Date.now(), fetched: this.#run.fetched };
     this.#emit('progress', p);
     this.#runRecord.endedAt = Date.now();
@@ -410,37 +372,8 @@ export class Engine {
   }
 
   #summary(reason: StopReason): CrawlSummary {
-    const c = this.#counts;
-    const judged = c.complete + c.discard;
-    const elapsedMs = Date.now() - this.#startedAt;
-    let message: string;
-    if (reason === 'exhausted') {
-      message =
-        c.discard > 0
-          ? `the frontier is empty: every URL found was fetched, and the links of the ${c.discard} discarded (irrelevant) pages were not followed`
-          : 'the frontier is empty: every URL found was fetched';
-      if (c.complete + c.discard === 0 && this.#seedErrors.length > 0) {
-        message = `no seed could be fetched: ${this.#seedErrors.map((e) => `${e.url} (${e.error})`).join('; ')}`;
-      }
-    } else if (reason === 'max-pages') {
-      message = `the page budget (${this.#o.maxPages}) is reached; ${c.waiting} URLs are waiting`;
-    } else if (reason === 'duration') {
-      message = `the duration (${this.#o.durationMs} ms) is over; ${c.waiting} URLs are waiting`;
-    } else {
-      message = `stopped; ${c.waiting} URLs are waiting: run the same command again to resume`;
-    }
-    return {
-      stopReason: reason,
-      message,
-      resumed: this.#s.resumed,
-      recovered: this.#s.recovered,
-      run: { ...this.#run },
-      counts: { ...c },
-      fetchedTotal: this.#fetchedTotal,
-      harvestRate: judged > 0 ? c.complete / judged : 0,
-      elapsedMs,
-      pagesPerSec: elapsedMs > 0 ? (this.#run.fetched * 1000) / elapsedMs : 0,
-      seedErrors: [...this.#seedErrors],
-    };
+    const message = stopMessage(reason, this.#counts, this.#o, this.#seedErrors);
+    const { resumed, recovered } = this.#s;
+    return summaryOf(this.#tallies(), reason, message, resumed, recovered, this.#seedErrors);
   }
 }

@@ -46,7 +46,7 @@ export function pageOutcome(
   const page = a.page;
   const text = page?.text ?? a.text ?? '';
   const title = page?.title ?? '';
-  const relevance = rules.model.score({ text, title }).relevance;
+  const relevance = rules.model.relevance({ text, title });
   const kept = relevance >= rules.threshold;
   const follow = (kept || isSeed) && page !== undefined && !page.robots.nofollow;
 
@@ -66,7 +66,7 @@ export function pageOutcome(
       if (l.nofollow || !deepEnough || rules.seen.has(l.url) || !rules.inScope(l.url)) continue;
       rules.seen.add(l.url);
       const ctx = rules.strategy.usesContext
-        ? rules.model.score({ text: l.context || l.anchor }).relevance
+        ? rules.model.relevance({ text: l.context || l.anchor })
         : 0;
       const item: NewUrl = {
         url: l.url,
@@ -86,7 +86,8 @@ export function pageOutcome(
     bytes: res.bytes,
     title: title || null,
     relevance,
-    contentHash: createHash('md5').update(res.body).digest('hex'),
+    // Stored bodies are hashed by the store (off the crawl's thread).
+    ...(storeBody ? {} : { contentHash: createHash('md5').update(res.body).digest('hex') }),
     ...(storeBody ? { body: res.body } : {}),
     ...(links ? { links } : {}),
     ...(newUrls ? { newUrls } : {}),

@@ -56,3 +56,13 @@ describe('createKeywordModel', () => {
     assert.throws(() => createKeywordModel(topic, { titelWeight: 2 } as never), InvalidOptionError);
   });
 });
+
+it('relevance(page) equals score(page).relevance', () => {
+  const model = createKeywordModel(topic);
+  const pages = [
+    { text: '电网 电网 power grid', title: '电网' },
+    { text: 'nothing here' },
+    { text: 'Power Grid news', title: '' },
+  ];
+  for (const p of pages) assert.equal(model.relevance(p), model.score(p).relevance);
+});

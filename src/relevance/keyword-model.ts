@@ -44,16 +44,20 @@ export function createKeywordModel(
   const words = topic.keywords.map((k) => k.word);
   const weights = topic.keywords.map((k) => k.weight);
   const count = createKeywordCounter(words);
+  const frequencies = (page: PageInput): number[] => {
+    const freqs = count(page.text);
+    if (titleWeight > 0 && page.title) {
+      const inTitle = count(page.title);
+      for (let i = 0; i < freqs.length; i++) {
+        freqs[i] = (freqs[i] ?? 0) + titleWeight * (inTitle[i] ?? 0);
+      }
+    }
+    return freqs;
+  };
   return {
     name: 'keyword-vsm',
     score(page: PageInput): KeywordScore {
-      const freqs = count(page.text);
-      if (titleWeight > 0 && page.title) {
-        const inTitle = count(page.title);
-        for (let i = 0; i < freqs.length; i++) {
-          freqs[i] = (freqs[i] ?? 0) + titleWeight * (inTitle[i] ?? 0);
-        }
-      }
+      const freqs = frequencies(page);
       return {
         relevance: vsmRelevance(weights, freqs),
         keywords: words.map((word, i) => ({
@@ -62,6 +66,9 @@ export function createKeywordModel(
           count: freqs[i] ?? 0,
         })),
       };
+    },
+    relevance(page: PageInput): number {
+      return vsmRelevance(weights, frequencies(page));
     },
   };
 }

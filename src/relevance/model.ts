@@ -21,4 +21,6 @@ export interface RelevanceModel<S extends RelevanceScore = RelevanceScore> {
   /** Short identifier, e.g. 'keyword-vsm'. */
   readonly name: string;
   score(page: PageInput): S;
+  /** `score(page).relevance` without the details: what a crawl needs for every link. */
+  relevance(page: PageInput): number;
 }

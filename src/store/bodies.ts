@@ -51,18 +51,19 @@ export class BodyFiles {
   }
 
   /**
-   * Writes the compressed body of `url`; returns its name (`pages/<md5>.gz`).
+   * Writes the compressed body of `url`; returns its name (`pages/<md5(url)>.gz`) and
+   * the MD5 (hex) of the body.
    * Compression and the file writes run on a worker thread, batched with the other
    * writes of the same tick: far cheaper for the crawl's thread than async fs calls.
    */
-  write(url: string, body: Uint8Array): Promise<string> {
+  write(url: string, body: Uint8Array): Promise<{ name: string; md5: string }> {
     const name = bodyFileName(url);
     const path = join(this.#dir, name);
     const tmp = join(this.#dir, 'tmp', `${process.pid}-${++tmpCounter}.gz`);
     return this.#writer()
       .write(tmp, path, body)
       .then(
-        () => name,
+        (md5) => ({ name, md5 }),
         (cause: unknown) => {
           throw new StoreError(`cannot write the body of ${url} to ${path}`, { cause, url });
         },

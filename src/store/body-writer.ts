@@ -10,11 +10,14 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { gzipSync } = require('node:zlib');
 const { writeFileSync, renameSync, rmSync } = require('node:fs');
+const { createHash } = require('node:crypto');
 parentPort.on('message', ({ id, items }) => {
   const errors = [];
+  const hashes = [];
   for (let i = 0; i < items.length; i++) {
     const { tmp, path, data } = items[i];
     try {
+      hashes.push(createHash('md5').update(data).digest('hex'));
       writeFileSync(tmp, gzipSync(data, { level: workerData.level }));
       renameSync(tmp, path);
       errors.push(null);
@@ -23,7 +26,7 @@ parentPort.on('message', ({ id, items }) => {
       errors.push({ message: String(e && e.message), code: e && e.code });
     }
   }
-  parentPort.postMessage({ id, errors });
+  parentPort.postMessage({ id, errors, hashes });
 });
 `;
 
@@ -33,8 +36,14 @@ interface Item {
   data: Uint8Array;
 }
 
+interface Reply {
+  id: number;
+  errors: ({ message: string; code?: string } | null)[];
+  hashes: string[];
+}
+
 interface Waiter {
-  resolve: () => void;
+  resolve: (md5: string) => void;
   reject: (e: Error) => void;
 }
 
@@ -49,19 +58,16 @@ export class BodyWriter {
   constructor(level: number) {
     this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { level } });
     this.#worker.unref();
-    this.#worker.on(
-      'message',
-      (m: { id: number; errors: ({ message: string; code?: string } | null)[] }) => {
-        const waiters = this.#inFlight.get(m.id) ?? [];
-        this.#inFlight.delete(m.id);
-        m.errors.forEach((err, i) => {
-          const w = waiters[i];
-          if (err === null) w?.resolve();
-          else w?.reject(Object.assign(new Error(err.message), { code: err.code }));
-        });
-        if (this.#inFlight.size === 0) this.#worker.unref();
-      },
-    );
+    this.#worker.on('message', (m: Reply) => {
+      const waiters = this.#inFlight.get(m.id) ?? [];
+      this.#inFlight.delete(m.id);
+      m.errors.forEach((err, i) => {
+        const w = waiters[i];
+        if (err === null) w?.resolve(m.hashes[i] as string);
+        else w?.reject(Object.assign(new Error(err.message), { code: err.code }));
+      });
+      if (this.#inFlight.size === 0) this.#worker.unref();
+    });
     this.#worker.on('error', (e) => this.#fail(e));
     this.#worker.on('exit', (code) => {
       this.#fail(new Error(`the body writer thread exited (code ${code})`));
@@ -74,12 +80,13 @@ export class BodyWriter {
     this.#inFlight.clear();
   }
 
-  write(tmp: string, path: string, body: Uint8Array): Promise<void> {
+  /** Writes the gzipped body; resolves to the MD5 (hex) of the uncompressed body. */
+  write(tmp: string, path: string, body: Uint8Array): Promise<string> {
     if (this.#failure) return Promise.reject(this.#failure);
     // Send only the body's bytes, not a whole pooled buffer it may sit in.
     const data =
       body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : body.slice();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<string>((resolve, reject) => {
       if (this.#queued.length === 0) queueMicrotask(() => this.#send());
       this.#queued.push({ tmp, path, data });
       this.#queuedWaiters.push({ resolve, reject });

@@ -3,6 +3,7 @@
  * counts, statistics, pages, bodies, metadata) and what survives a reopen.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'node:test';
@@ -171,6 +172,11 @@ export function dataConformance(factory: StoreFactory): void {
     assert.deepEqual(
       pages.map((p) => p.bodyFile),
       [name, null],
+    );
+    // Without a given content hash, a stored body's MD5 is recorded.
+    assert.deepEqual(
+      pages.map((p) => p.contentHash),
+      [createHash('md5').update(body).digest('hex'), null],
     );
     if (dir !== undefined) {
       const file = join(dir, name);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * A store held in memory, for tests, short crawls and as the reference
  * implementation of the contract. Nothing survives the process. Calls that can
@@ -192,7 +193,9 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
         bytes: p.bytes,
         title: p.title ?? null,
         relevance: p.relevance,
-        contentHash: p.contentHash ?? null,
+        contentHash:
+          p.contentHash ??
+          (p.body === undefined ? null : createHash('md5').update(p.body).digest('hex')),
         bodyFile: body === undefined ? null : bodyFileName(o.url),
         pageRank: null,
         score: null,

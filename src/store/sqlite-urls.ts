@@ -97,12 +97,15 @@ export function checkProcessing(ix: UrlIndex, outcomes: readonly Outcome[]): voi
   }
 }
 
-/** Records outcomes; `bodies` maps URLs to the body files already written. */
+/**
+ * Records outcomes; `bodies` maps URLs to the body files already written and the
+ * MD5 of each body (the content hash when the outcome gives none).
+ */
 export function applyOutcomes(
   ix: UrlIndex,
   t: Tally,
   outcomes: readonly Outcome[],
-  bodies: ReadonlyMap<string, string>,
+  bodies: ReadonlyMap<string, { name: string; md5: string }>,
 ): void {
   const { w } = ix;
   for (const o of outcomes) {
@@ -120,6 +123,7 @@ export function applyOutcomes(
       continue;
     }
     const p = o.result;
+    const body = bodies.get(o.url);
     w.page.run(
       row.id,
       p.fetchedAt,
@@ -128,8 +132,8 @@ export function applyOutcomes(
       p.bytes,
       p.title ?? null,
       p.relevance,
-      p.contentHash ?? null,
-      bodies.get(o.url) ?? null,
+      p.contentHash ?? body?.md5 ?? null,
+      body?.name ?? null,
     );
     if (p.links !== undefined) {
       w.links.run(row.id, JSON.stringify(p.links.map((l) => [l.url, l.anchor ?? null])));

@@ -185,7 +185,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     v.checkOutcomes('commit', outcomes);
     // Refuse a bad batch before writing any body; the transaction checks again.
     this.#sync('commit', () => checkProcessing(this.#index('commit'), outcomes));
-    const bodies = new Map<string, string>();
+    const bodies = new Map<string, { name: string; md5: string }>();
     await Promise.all(
       outcomes.map(async (o) => {
         if (o.state !== 'error' && o.result.body !== undefined) {

@@ -104,7 +104,10 @@ export interface FetchedPage {
   title?: string | null;
   /** Relevance to the topic (DESIGN 1.1). */
   relevance: number;
-  /** A digest of the content, to detect changes and duplicates. */
+  /**
+   * A digest of the content, to detect changes and duplicates.
+   * @default the MD5 (hex) of `body` when a body is given, else null
+   */
   contentHash?: string | null;
   /** The body, stored gzip-compressed as `pages/<MD5(url) hex>.gz` (DESIGN 1.4). */
   body?: Uint8Array;

@@ -1,0 +1,85 @@
+/** The figures a crawl reports: progress snapshots and the end summary. Pure. */
+import type { StateCounts } from '../store/index.js';
+import type { CrawlProgress, CrawlSummary, StopReason } from './types.js';
+
+/** What the engine knows when it reports. */
+export interface Tallies {
+  now: number;
+  startedAt: number;
+  counts: StateCounts;
+  run: CrawlSummary['run'];
+  fetchedTotal: number;
+  /** Time and run.fetched at the previous progress event. */
+  lastTick: { at: number; fetched: number };
+  inFlight: number;
+}
+
+export function harvestRate(c: StateCounts): number {
+  const judged = c.complete + c.discard;
+  return judged > 0 ? c.complete / judged : 0;
+}
+
+export function progressOf(t: Tallies): CrawlProgress {
+  const elapsedMs = t.now - t.startedAt;
+  const dt = (t.now - t.lastTick.at) / 1000;
+  return {
+    elapsedMs,
+    counts: { ...t.counts },
+    fetched: t.run.fetched,
+    fetchedTotal: t.fetchedTotal,
+    pagesPerSec: dt > 0 ? (t.run.fetched - t.lastTick.fetched) / dt : 0,
+    averagePagesPerSec: elapsedMs > 0 ? (t.run.fetched * 1000) / elapsedMs : 0,
+    harvestRate: harvestRate(t.counts),
+    inFlight: t.inFlight,
+    frontier: t.counts.waiting,
+    bytes: t.run.bytes,
+  };
+}
+
+/** Why the run stopped, in a sentence. */
+export function stopMessage(
+  reason: StopReason,
+  c: StateCounts,
+  limits: { maxPages?: number | undefined; durationMs?: number | undefined },
+  seedErrors: readonly { url: string; error: string }[],
+): string {
+  switch (reason) {
+    case 'exhausted':
+      if (c.complete + c.discard === 0 && seedErrors.length > 0) {
+        return `no seed could be fetched: ${seedErrors.map((e) => `${e.url} (${e.error})`).join('; ')}`;
+      }
+      return c.discard > 0
+        ? `the frontier is empty: every URL found was fetched, and the links of the ${c.discard} discarded (irrelevant) pages were not followed`
+        : 'the frontier is empty: every URL found was fetched';
+    case 'max-pages':
+      return `the page budget (${limits.maxPages}) is reached; ${c.waiting} URLs are waiting`;
+    case 'duration':
+      return `the duration (${limits.durationMs} ms) is over; ${c.waiting} URLs are waiting`;
+    default:
+      return `stopped; ${c.waiting} URLs are waiting: run the same command again to resume`;
+  }
+}
+
+export function summaryOf(
+  t: Tallies,
+  reason: StopReason,
+  message: string,
+  resumed: boolean,
+  recovered: number,
+  seedErrors: readonly { url: string; error: string }[],
+): CrawlSummary {
+  const elapsedMs = t.now - t.startedAt;
+  return {
+    stopReason: reason,
+    message,
+    resumed,
+    recovered,
+    run: { ...t.run },
+    counts: { ...t.counts },
+    fetchedTotal: t.fetchedTotal,
+    harvestRate: harvestRate(t.counts),
+    elapsedMs,
+    pagesPerSec: elapsedMs > 0 ? (t.run.fetched * 1000) / elapsedMs : 0,
+    seedErrors: [...seedErrors],
+  };
+}
