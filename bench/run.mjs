@@ -15,6 +15,7 @@ if (!existsSync(join(here, 'node_modules', '@crawlee', 'cheerio'))) {
 }
 const runs = [
   ['fetch-parse.mjs', '--pages', '50000', '--rounds', '3'],
+  ['crawl.mjs', '--pages', '50000', '--rounds', '3', '--peer-rounds', '2'],
   ['testweb.mjs', '--size', 'large', '--pages', '50000'],
   ['parse.mjs'],
   ['tokenize.mjs'],

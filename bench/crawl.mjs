@@ -1,0 +1,506 @@
+// Whole-crawl benchmark: focuscrawl's `crawl` (relevance scoring, SQLite store, bodies
+// kept) against Crawlee's CheerioCrawler over the same test web, from the same start
+// page, with the same page budget. The test web runs in its own process; every crawler
+// run in another, which measures its own wall time and peak RSS. Rounds alternate:
+// focuscrawl at each --concurrency, then Crawlee (first --peer-rounds rounds), then
+// the focused configuration (first --focused-rounds rounds).
+//
+//   npm run build && (cd bench && npm install) && node bench/crawl.mjs [--pages 50000] [--rounds 3] [--peer-rounds 2]
+//
+// Options:
+//   --concurrency 64,256   focuscrawl's concurrencies (perHostConcurrency the same, no delay)
+//   --peer-concurrency N   Crawlee's (min = max) concurrency; default: the best of --tune-peer
+//   --tune-peer            run Crawlee once at each of --tune-values (16,32,64,128) and stop
+//   --server live|replay   live: the test web's generator; replay: its responses, taken
+//                          once at start and served from memory (costs the machine less)
+//   --focused-rounds N     rounds with the extra focused row (grid topic, threshold 0.1); 0: none
+//   --only focuscrawl,crawlee,focused
+//   --cpu-prof DIR         profile the focuscrawl children (node --cpu-prof) and print the
+//                          functions with the most self time
+//   --json                 machine-readable results on stdout (the report goes to stderr)
+//   --verbose              focuscrawl children print progress and memory every second
+//   --node-args=...        Node options for the focuscrawl children (e.g. --node-args=--max-old-space-size=256)
+import { fork } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '50000' },
+    rounds: { type: 'string', default: '3' },
+    'peer-rounds': { type: 'string', default: '2' },
+    'focused-rounds': { type: 'string', default: '1' },
+    concurrency: { type: 'string', default: '64,256' },
+    // Best of `--tune-peer --pages 20000 --tune-values 16,32,64,128` on the 2-core
+    // machine (140, 142, 123, 122 pages/s): Crawlee is CPU-bound at ~7 ms a page.
+    'peer-concurrency': { type: 'string', default: '32' },
+    'tune-peer': { type: 'boolean', default: false },
+    'tune-values': { type: 'string', default: '16,32,64,128' },
+    server: { type: 'string', default: 'live' },
+    size: { type: 'string', default: 'large' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', default: false },
+    'node-args': { type: 'string' },
+    // child roles
+    role: { type: 'string' },
+    port: { type: 'string' },
+    topic: { type: 'string' },
+    threshold: { type: 'string' },
+  },
+});
+const self = fileURLToPath(import.meta.url);
+const PAGES = Number(values.pages);
+const SIZE = values.size;
+const WEB = { seed: 1, size: SIZE };
+const PORTAL = 'http://portal.test/';
+// Fetch + parse ceilings: the issue's figure and the foundation's measured undici+htmlparser2.
+const CEILING_ISSUE = 11_000;
+const CEILING_MEASURED = 3_467;
+const say = values.json ? (s) => process.stderr.write(`${s}\n`) : (s) => console.log(s);
+
+/** The hosts of the topical web (the crawl's scope, with the portal). */
+async function topicalHosts() {
+  const { listPageUrls } = await import('../dist/testweb/index.js');
+  const hosts = new Set();
+  for (const u of listPageUrls(WEB)) hosts.add(new URL(u).hostname);
+  return [...hosts];
+}
+
+// ---------- the test web ----------
+async function roleServer() {
+  const { startTestWeb, listPageUrls } = await import('../dist/testweb/index.js');
+  const web = await startTestWeb({ port: 0, seed: 1, size: SIZE, maxLogEntries: 0 });
+  process.on('message', (m) => {
+    if (m === 'cpu') process.send({ cpu: process.cpuUsage() });
+  });
+  if (values.server === 'live') {
+    process.send({ port: web.port });
+    return;
+  }
+  // Replay: every response a crawl of the topical web can get (pages, home pages,
+  // robots.txt, about/contact, the portal), taken once from the generator and served
+  // from memory. Anything else is fetched from the generator on first request and kept.
+  const { createServer } = await import('node:http');
+  const { Pool } = await import('undici');
+  const pool = new Pool(`http://127.0.0.1:${web.port}`, { connections: 32 });
+  const cache = new Map();
+  const take = async (host, path) => {
+    const r = await pool.request({ path, method: 'GET', headers: { host } });
+    const body = Buffer.from(await r.body.arrayBuffer());
+    const headers = { 'content-length': String(body.length) };
+    for (const k of ['content-type', 'last-modified', 'content-encoding', 'location']) {
+      const v = r.headers[k];
+      if (typeof v === 'string') headers[k] = v;
+    }
+    const entry = { status: r.statusCode, headers, body };
+    cache.set(host + path, entry);
+    return entry;
+  };
+  const hosts = await topicalHosts();
+  const todo = [['portal.test', '/']];
+  for (const h of hosts) {
+    for (const p of ['/', '/robots.txt', '/about.html', '/contact.html']) todo.push([h, p]);
+  }
+  for (const u of listPageUrls(WEB)) {
+    const url = new URL(u);
+    todo.push([url.hostname, url.pathname + url.search]);
+  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < todo.length) {
+        const [h, p] = todo[next++];
+        await take(h, p);
+      }
+    }),
+  );
+  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const hit = cache.get(host + req.url);
+    const send = (e) => res.writeHead(e.status, e.headers).end(e.body);
+    if (hit) send(hit);
+    else take(host, req.url).then(send, () => res.writeHead(502).end());
+  });
+  server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+}
+
+// ---------- crawlers ----------
+function dirBytes(dir) {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) n += dirBytes(p);
+    else n += statSync(p).blocks * 512;
+  }
+  return n;
+}
+
+async function loadCrawl() {
+  const root = await import('../dist/index.js');
+  if (typeof root.crawl === 'function') return root.crawl;
+  return (await import('../dist/crawl/index.js')).crawl;
+}
+
+async function roleFocuscrawl(port, conc) {
+  const { labels } = await import('../dist/testweb/index.js');
+  const crawl = await loadCrawl();
+  const topic = labels(WEB).topics.find((t) => t.id === (values.topic ?? 'grid'));
+  const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const hosts = ['portal.test', ...(await topicalHosts())];
+  const include = [new RegExp(`^http://(?:${hosts.map(esc).join('|')})/`)];
+  const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-bench-'));
+  const threshold = Number(values.threshold ?? '0');
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const run = crawl({
+    store: dir,
+    topic: { keywords: topic.keywords },
+    seeds: [PORTAL],
+    threshold,
+    maxPages: PAGES,
+    scope: 'any',
+    include,
+    progressIntervalMs: 1000,
+    fetcher: {
+      concurrency: conc,
+      perHostConcurrency: conc,
+      delayMs: 0,
+      resolve: [`*.test=127.0.0.1:${port}`],
+      allowPrivateAddresses: true,
+      retries: 0,
+    },
+  });
+  const elu0 = performance.eventLoopUtilization();
+  // (ms, pages) at each progress event: the rate between 10% and 90% of the budget
+  // leaves out the start (a frontier of one page) and the drain at the end.
+  const ticks = [];
+  run.on('progress', (p) => {
+    ticks.push([p.elapsedMs, p.fetched]);
+    if (values.verbose) {
+      const m = process.memoryUsage();
+      const mb = (x) => (x / 1048576).toFixed(0);
+      process.stderr.write(
+        `  ${(p.elapsedMs / 1000).toFixed(0)} s: ${p.fetched} pages, ${p.pagesPerSec.toFixed(0)} pages/s, frontier ${p.frontier}, in flight ${p.inFlight}; RSS ${mb(m.rss)} MiB, heap ${mb(m.heapUsed)}/${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}\n`,
+      );
+    }
+  });
+  const summary = await run;
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const elu = performance.eventLoopUtilization(elu0).utilization;
+  const a = ticks.find(([, n]) => n >= PAGES * 0.1);
+  const b = ticks.findLast(([, n]) => n <= PAGES * 0.9);
+  const steadyPps = a && b && b[0] > a[0] ? ((b[1] - a[1]) * 1000) / (b[0] - a[0]) : Number.NaN;
+  // The coordinator deletes the store, outside this process's time and profile.
+  return {
+    storeDir: dir,
+    storeBytes: dirBytes(dir),
+    pages: summary.run.fetched,
+    complete: summary.run.complete,
+    discard: summary.run.discard,
+    errors: summary.run.error,
+    bytes: summary.run.bytes,
+    stopReason: summary.stopReason,
+    harvestRate: summary.harvestRate,
+    enginePagesPerSec: summary.pagesPerSec,
+    secs,
+    cpuMsPerPage: (cpu.user + cpu.system) / 1000 / Math.max(1, summary.run.fetched),
+    mainThreadBusy: elu,
+    steadyPps,
+  };
+}
+
+/** Refuses every name lookup in this process: all traffic goes to 127.0.0.1 by address. */
+async function forbidLookups() {
+  const dns = await import('node:dns');
+  const refuse = (host) => {
+    throw new Error(`benchmark: DNS lookup of ${host} refused (127.0.0.1 only)`);
+  };
+  dns.default.lookup = (host) => refuse(host);
+  dns.default.promises.lookup = async (host) => refuse(host);
+}
+
+async function roleCrawlee(port, conc) {
+  await forbidLookups();
+  process.env.CRAWLEE_LOG_LEVEL = 'WARNING';
+  const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
+  const config = new Configuration({ persistStorage: false, purgeOnStart: true });
+  const allowed = new Set(['portal.test', ...(await topicalHosts())]);
+  let pages = 0;
+  let bytes = 0;
+  let failed = 0;
+  let non200 = 0;
+  const crawler = new CheerioCrawler(
+    {
+      maxConcurrency: conc,
+      minConcurrency: conc,
+      maxRequestRetries: 0,
+      useSessionPool: false,
+      maxRequestsPerCrawl: PAGES,
+      // The URL keeps its host name (request.url, uniqueKey, link resolution); the
+      // connection goes to the test web on 127.0.0.1, the Host header names the host.
+      preNavigationHooks: [
+        ({ request }, gotOptions) => {
+          const u = new URL(request.url);
+          gotOptions.url = `http://127.0.0.1:${port}${u.pathname}${u.search}`;
+          gotOptions.headers = { ...gotOptions.headers, host: u.host };
+        },
+      ],
+      // A plain crawl: every link of every page, on the topical web's hosts.
+      async requestHandler({ request, response, body, enqueueLinks }) {
+        pages++;
+        if (response.statusCode !== 200) non200++;
+        bytes += body.length;
+        await enqueueLinks({
+          strategy: 'all',
+          baseUrl: request.url,
+          transformRequestFunction: (r) => (allowed.has(new URL(r.url).hostname) ? r : false),
+        });
+      },
+      failedRequestHandler() {
+        failed++;
+      },
+    },
+    config,
+  );
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  await crawler.run([PORTAL]);
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    pages: pages + failed,
+    complete: pages,
+    discard: 0,
+    errors: failed,
+    bytes,
+    stopReason: pages + failed >= PAGES ? 'max-pages' : 'exhausted',
+    secs,
+    cpuMsPerPage: (cpu.user + cpu.system) / 1000 / Math.max(1, pages + failed),
+    storeBytes: 0,
+    non200,
+  };
+}
+
+async function roleCrawler() {
+  const port = Number(values.port);
+  const conc = Number(values.concurrency);
+  if (values.role !== 'crawlee' && values.role !== 'focuscrawl') {
+    throw new Error(`unknown role ${values.role}`);
+  }
+  const r =
+    values.role === 'crawlee' ? await roleCrawlee(port, conc) : await roleFocuscrawl(port, conc);
+  r.rssMiB = process.resourceUsage().maxRSS / 1024;
+  process.send(r, () => process.exit(0));
+}
+
+// ---------- coordinator ----------
+function child(args, execArgv = []) {
+  const cp = fork(self, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  const first = new Promise((resolve, reject) => {
+    cp.once('message', resolve);
+    cp.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+  return { cp, first };
+}
+
+const median = (xs) => {
+  const s = xs.slice().sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? Number.NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const fmt = (n, d = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d })
+    : '–';
+const pct = (x) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : '–');
+
+/** The functions with the most self time in the newest profiles of `dir`. */
+function profileReport(dir, since) {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since);
+  for (const f of files) {
+    const prof = JSON.parse(readFileSync(f, 'utf8'));
+    const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+    const self = new Map();
+    let total = 0;
+    for (let i = 0; i < prof.samples.length; i++) {
+      const dt = prof.timeDeltas[i] ?? 0;
+      const n = byId.get(prof.samples[i]);
+      const cf = n.callFrame;
+      const where = cf.url
+        ? `${cf.url.replace(/^.*\/(dist|node_modules)\//, '$1/')}:${cf.lineNumber + 1}`
+        : '';
+      const key = `${cf.functionName || '(anonymous)'} ${where}`;
+      self.set(key, (self.get(key) ?? 0) + dt);
+      total += dt;
+    }
+    say(`\nprofile ${f}: ${fmt(total / 1000)} ms sampled; top self time:`);
+    for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+      say(
+        `  ${((us / total) * 100).toFixed(1).padStart(5)}%  ${fmt(us / 1000).padStart(7)} ms  ${k}`,
+      );
+    }
+  }
+}
+
+async function coordinator() {
+  const server = child(['--role', 'server', '--size', SIZE, '--server', values.server]);
+  const { port } = await server.first;
+  const serverCpu = () =>
+    new Promise((resolve) => {
+      server.cp.once('message', (m) => resolve((m.cpu.user + m.cpu.system) / 1000));
+      server.cp.send('cpu');
+    });
+  const only = values.only ? new Set(values.only.split(',')) : null;
+  const want = (k) => !only || only.has(k);
+  const peerConc = Number(values['peer-concurrency']);
+  const rows = [];
+  if (values['tune-peer']) {
+    for (const c of values['tune-values'].split(',').map(Number)) {
+      rows.push({ name: `crawlee c${c}`, kind: 'crawlee', conc: c, rounds: [0] });
+    }
+  } else {
+    if (want('focuscrawl')) {
+      for (const c of values.concurrency.split(',').map(Number)) {
+        rows.push({ name: `focuscrawl c${c}`, kind: 'focuscrawl', conc: c, rounds: null });
+      }
+    }
+    if (want('crawlee')) {
+      const n = Number(values['peer-rounds']);
+      rows.push({
+        name: `crawlee c${peerConc}`,
+        kind: 'crawlee',
+        conc: peerConc,
+        rounds: Array.from({ length: n }, (_, i) => i),
+      });
+    }
+    if (want('focused')) {
+      const n = Number(values['focused-rounds']);
+      const c = Number(values.concurrency.split(',')[0]);
+      rows.push({
+        name: `focuscrawl c${c} focused`,
+        kind: 'focuscrawl',
+        conc: c,
+        threshold: '0.1',
+        rounds: Array.from({ length: n }, (_, i) => i),
+      });
+    }
+  }
+  for (const r of rows) r.results = [];
+  const rounds = values['tune-peer'] ? 1 : Number(values.rounds);
+  say(
+    `crawl: ${fmt(PAGES)} pages from ${PORTAL} of the ${SIZE} test web (${values.server} server, port ${port}), ${rounds} round(s)`,
+  );
+  if (values['cpu-prof']) mkdirSync(values['cpu-prof'], { recursive: true });
+  for (let round = 0; round < rounds; round++) {
+    for (const row of rows) {
+      if (row.rounds && !row.rounds.includes(round)) continue;
+      const args = [
+        '--role',
+        row.kind,
+        '--port',
+        String(port),
+        '--pages',
+        String(PAGES),
+        '--concurrency',
+        String(row.conc),
+        '--size',
+        SIZE,
+      ];
+      if (row.threshold) args.push('--threshold', row.threshold);
+      if (values.verbose) args.push('--verbose');
+      const prof = values['cpu-prof'] && row.kind === 'focuscrawl';
+      const execArgv = prof ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+      if (row.kind === 'focuscrawl' && values['node-args']) {
+        execArgv.push(...values['node-args'].split(' ').filter(Boolean));
+      }
+      const since = Date.now();
+      const s0 = await serverCpu();
+      const r = await child(args, execArgv).first;
+      if (r.storeDir) rmSync(r.storeDir, { recursive: true, force: true });
+      delete r.storeDir;
+      const s1 = await serverCpu();
+      r.pps = r.pages / r.secs;
+      r.serverCpuShare = (s1 - s0) / 1000 / r.secs;
+      r.round = round + 1;
+      row.results.push(r);
+      say(
+        `round ${round + 1} ${row.name.padEnd(26)} ${fmt(r.pps).padStart(6)} pages/s  ${fmt(r.pages).padStart(6)} pages (${r.complete} kept, ${r.discard} discarded, ${r.errors} errors, ${r.stopReason})  ${fmt(r.secs, 1)} s  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${fmt(r.rssMiB)} MiB  store ${fmt(r.storeBytes / 1048576)} MiB  server CPU ${pct(r.serverCpuShare)}${r.mainThreadBusy !== undefined ? `  main thread busy ${pct(r.mainThreadBusy)}  10–90%: ${fmt(r.steadyPps)} pages/s` : ''}`,
+      );
+      if (prof) {
+        await new Promise((res) => setTimeout(res, 500));
+        profileReport(values['cpu-prof'], since);
+      }
+    }
+  }
+  server.cp.kill();
+
+  const summary = rows
+    .filter((row) => row.results.length > 0)
+    .map((row) => ({
+      name: row.name,
+      kind: row.kind,
+      concurrency: row.conc,
+      threshold: row.threshold ? Number(row.threshold) : row.kind === 'focuscrawl' ? 0 : null,
+      runs: row.results.length,
+      pagesPerSec: median(row.results.map((r) => r.pps)),
+      peakRssMiB: median(row.results.map((r) => r.rssMiB)),
+      pages: median(row.results.map((r) => r.pages)),
+      storeMiB: median(row.results.map((r) => r.storeBytes / 1048576)),
+      cpuMsPerPage: median(row.results.map((r) => r.cpuMsPerPage)),
+      serverCpuShare: median(row.results.map((r) => r.serverCpuShare)),
+      rounds: row.results,
+    }));
+  const peer = summary.find((s) => s.kind === 'crawlee');
+  say(
+    '\n| crawler | pages/s | peak RSS | pages crawled | store on disk | CPU/page | server CPU | pages/s vs Crawlee | RSS vs Crawlee | of 11,000 | of 3,467 |',
+  );
+  say('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const s of summary) {
+    if (peer && s !== peer) {
+      s.vsPeerPagesPerSec = s.pagesPerSec / peer.pagesPerSec;
+      s.vsPeerRss = s.peakRssMiB / peer.peakRssMiB;
+    }
+    s.ofCeilingIssue = s.pagesPerSec / CEILING_ISSUE;
+    s.ofCeilingMeasured = s.pagesPerSec / CEILING_MEASURED;
+    say(
+      `| ${s.name} | ${fmt(s.pagesPerSec)} | ${fmt(s.peakRssMiB)} MiB | ${fmt(s.pages)} | ${s.kind === 'crawlee' ? '–' : `${fmt(s.storeMiB)} MiB`} | ${s.cpuMsPerPage.toFixed(3)} ms | ${pct(s.serverCpuShare)} | ${s.vsPeerPagesPerSec ? `${s.vsPeerPagesPerSec.toFixed(1)}×` : '–'} | ${s.vsPeerRss ? pct(s.vsPeerRss) : '–'} | ${pct(s.ofCeilingIssue)} | ${pct(s.ofCeilingMeasured)} |`,
+    );
+  }
+  if (peer) {
+    say('\ntargets: ≥ 10× Crawlee pages/s, ≤ 1/3 of its peak RSS, ≥ 25% of 11,000 pages/s');
+    for (const s of summary.filter((x) => x.kind === 'focuscrawl' && x.threshold === 0)) {
+      const ok = (b) => (b ? 'met' : 'MISSED');
+      say(
+        `  ${s.name}: ${s.vsPeerPagesPerSec.toFixed(1)}× (${ok(s.vsPeerPagesPerSec >= 10)}), ${pct(s.vsPeerRss)} RSS (${ok(s.vsPeerRss <= 1 / 3)}), ${pct(s.ofCeilingIssue)} of the ceiling (${ok(s.ofCeilingIssue >= 0.25)})`,
+      );
+    }
+  }
+  if (values.json) {
+    console.log(
+      JSON.stringify(
+        {
+          pages: PAGES,
+          size: SIZE,
+          server: values.server,
+          ceilings: { issue: CEILING_ISSUE, measured: CEILING_MEASURED },
+          rows: summary,
+        },
+        null,
+        2,
+      ),
+    );
+  }
+}
+
+if (values.role === 'server') await roleServer();
+else if (values.role) await roleCrawler();
+else await coordinator();
