@@ -56,40 +56,7 @@ export function displayUrl(url: string): string {
 const UNSAFE_CHARS =
   /[\u0000-\u0020\u007f-\u00a0\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
 
-/** `1234567` → `1,234,567`; non-integers keep up to `digits` decimals. */
-export function formatCount(n: number, digits = 0): string {
-  const [int = '', frac] = n.toFixed(digits).split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return frac === undefined ? grouped : `${grouped}.${frac}`;
-}
-
-const BYTE_UNITS = ['KiB', 'MiB', 'GiB', 'TiB'];
-
-/** Binary units: `512` → `512 B`, `1536` → `1.50 KiB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  let v = n;
-  let unit = 'B';
-  for (const u of BYTE_UNITS) {
-    if (v < 1024) break;
-    v /= 1024;
-    unit = u;
-  }
-  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${unit}`;
-}
-
-/** Durations as in DESIGN 1.1's table: `850 ms`, `42.5s`, `12m59s`, `3h02m05s`, `2d03h04m`. */
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  const s = Math.floor(ms / 1000);
-  const pad = (x: number) => String(x).padStart(2, '0');
-  const min = Math.floor(s / 60) % 60;
-  const hours = Math.floor(s / 3600);
-  if (hours === 0) return `${min}m${pad(s % 60)}s`;
-  if (hours < 24) return `${hours}h${pad(min)}m${pad(s % 60)}s`;
-  return `${Math.floor(hours / 24)}d${pad(hours % 24)}h${pad(min)}m`;
-}
+export { formatBytes, formatCount, formatDuration } from '../export/units.js';
 
 /** Short labels for time-axis ticks: `0`, `500ms`, `30s`, `1m30s`, `2h`, `1d12h`. */
 export function formatTick(ms: number): string {
