@@ -21,7 +21,15 @@
 //   --verbose              focuscrawl children print progress and memory every second
 //   --node-args=...        Node options for the focuscrawl children (e.g. --node-args=--max-old-space-size=256)
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +59,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     topic: { type: 'string' },
     threshold: { type: 'string' },
+    facts: { type: 'string' },
   },
 });
 const self = fileURLToPath(import.meta.url);
@@ -146,12 +155,26 @@ async function loadCrawl() {
   return (await import('../dist/crawl/index.js')).crawl;
 }
 
-async function roleFocuscrawl(port, conc) {
+/**
+ * What the crawlers need to know of the test web (its topical hosts, the topic's
+ * keywords), worked out once by the coordinator: generating the web's URL list in a
+ * crawler's process would add its garbage to the crawler's measured memory.
+ */
+async function writeFacts(dir) {
   const { labels } = await import('../dist/testweb/index.js');
-  const crawl = await loadCrawl();
   const topic = labels(WEB).topics.find((t) => t.id === (values.topic ?? 'grid'));
+  const file = join(dir, 'facts.json');
+  writeFileSync(file, JSON.stringify({ hosts: await topicalHosts(), keywords: topic.keywords }));
+  return file;
+}
+const facts = () => JSON.parse(readFileSync(values.facts, 'utf8'));
+
+async function roleFocuscrawl(port, conc) {
+  const crawl = await loadCrawl();
+  const f = facts();
+  const topic = { keywords: f.keywords };
   const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const hosts = ['portal.test', ...(await topicalHosts())];
+  const hosts = ['portal.test', ...f.hosts];
   const include = [new RegExp(`^http://(?:${hosts.map(esc).join('|')})/`)];
   const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-bench-'));
   const threshold = Number(values.threshold ?? '0');
@@ -230,7 +253,7 @@ async function roleCrawlee(port, conc) {
   process.env.CRAWLEE_LOG_LEVEL = 'WARNING';
   const { CheerioCrawler, Configuration } = await import('@crawlee/cheerio');
   const config = new Configuration({ persistStorage: false, purgeOnStart: true });
-  const allowed = new Set(['portal.test', ...(await topicalHosts())]);
+  const allowed = new Set(['portal.test', ...facts().hosts]);
   let pages = 0;
   let bytes = 0;
   let failed = 0;
@@ -400,6 +423,8 @@ async function coordinator() {
     `crawl: ${fmt(PAGES)} pages from ${PORTAL} of the ${SIZE} test web (${values.server} server, port ${port}), ${rounds} round(s)`,
   );
   if (values['cpu-prof']) mkdirSync(values['cpu-prof'], { recursive: true });
+  const factsDir = mkdtempSync(join(tmpdir(), 'focuscrawl-bench-facts-'));
+  const factsFile = await writeFacts(factsDir);
   for (let round = 0; round < rounds; round++) {
     for (const row of rows) {
       if (row.rounds && !row.rounds.includes(round)) continue;
@@ -414,6 +439,8 @@ async function coordinator() {
         String(row.conc),
         '--size',
         SIZE,
+        '--facts',
+        factsFile,
       ];
       if (row.threshold) args.push('--threshold', row.threshold);
       if (values.verbose) args.push('--verbose');
@@ -442,6 +469,7 @@ async function coordinator() {
     }
   }
   server.cp.kill();
+  rmSync(factsDir, { recursive: true, force: true });
 
   const summary = rows
     .filter((row) => row.results.length > 0)

@@ -1,13 +1,6 @@
 // The `focuscrawl` command line: dispatches to one module per command.
 import { createRequire } from 'node:module';
 import { CliUsageError, isFocusCrawlError } from '../errors/index.js';
-import { crawlCommand } from './commands/crawl.js';
-import { demoCommand } from './commands/demo.js';
-import { exportCommand } from './commands/export.js';
-import { inspectCommand } from './commands/inspect.js';
-import { reportCommand } from './commands/report.js';
-import { statusCommand } from './commands/status.js';
-import { testwebCommand } from './commands/testweb.js';
 
 export const VERSION: string = (
   createRequire(import.meta.url)('../../package.json') as { version: string }
@@ -46,14 +39,15 @@ const defaultIo: Io = {
 };
 
 type Command = (argv: string[], io: Io) => Promise<number>;
-const commands: Record<string, Command> = {
-  crawl: crawlCommand,
-  status: statusCommand,
-  export: exportCommand,
-  report: reportCommand,
-  inspect: inspectCommand,
-  testweb: testwebCommand,
-  demo: demoCommand,
+// Each command's modules load when it runs: a crawl's process holds only what it uses.
+const commands: Record<string, () => Promise<Command>> = {
+  crawl: async () => (await import('./commands/crawl.js')).crawlCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
+  export: async () => (await import('./commands/export.js')).exportCommand,
+  report: async () => (await import('./commands/report.js')).reportCommand,
+  inspect: async () => (await import('./commands/inspect.js')).inspectCommand,
+  testweb: async () => (await import('./commands/testweb.js')).testwebCommand,
+  demo: async () => (await import('./commands/demo.js')).demoCommand,
 };
 
 /** Runs the CLI; resolves to the process exit status. */
@@ -62,7 +56,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   try {
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
       const sub = rest[0];
-      if (sub && commands[sub]) return await commands[sub](['--help'], io);
+      const load = sub === undefined ? undefined : commands[sub];
+      if (load) return await (await load())(['--help'], io);
       io.out(USAGE);
       return 0;
     }
@@ -70,10 +65,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.out(VERSION);
       return 0;
     }
-    const cmd = commands[name];
-    if (!cmd)
+    const load = commands[name];
+    if (!load)
       throw new CliUsageError(`focuscrawl: unknown command "${name}" (try: focuscrawl help)`);
-    return await cmd(rest, io);
+    return await (await load())(rest, io);
   } catch (e) {
     if (isFocusCrawlError(e)) {
       io.err(`${e.code}: ${e.message}`);

@@ -35,6 +35,7 @@ const SUMMARY: CrawlSummary = {
   elapsedMs: 760_000,
   pagesPerSec: 0.57,
   seedErrors: [],
+  resources: { cpuMs: 1234, peakRssBytes: 150 * 1048576 },
 };
 
 const PAGE: PageEvent = {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { CrawlProgress, CrawlSummary, PageEvent } from '../crawl/index.js';
 import { InvalidOptionError } from '../errors/index.js';
-import { URL_STATES } from '../store/index.js';
+import { URL_STATES } from '../store/types.js';
 
 export const PROGRESS_MODES = ['bar', 'lines', 'json', 'quiet'] as const;
 export type ProgressMode = (typeof PROGRESS_MODES)[number];

@@ -1,7 +1,7 @@
 // Seeds given on the command line: URLs, or files listing one URL per line.
 import { readFileSync } from 'node:fs';
 import { CliUsageError } from '../errors/index.js';
-import { canonicalizeUrl } from '../url/index.js';
+import { canonicalizeUrl } from '../url/canonicalize.js';
 
 function looksLikeUrl(s: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(s);

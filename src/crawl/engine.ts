@@ -52,6 +52,7 @@ export class Engine {
   #counts: StateCounts;
   readonly #run = { fetched: 0, complete: 0, discard: 0, error: 0, bytes: 0 };
   readonly #startedAt = Date.now();
+  readonly #cpuAtStart = process.cpuUsage();
   #lastTick = { at: Date.now(), fetched: 0 };
   readonly #runRecord: CrawlRunRecord;
   readonly #seedErrors: { url: string; error: string }[] = [];
@@ -69,7 +70,7 @@ export class Engine {
     });
     this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
     this.#concurrency = o.fetcher.concurrency ?? 16;
-    this.#claimBatch = Math.max(16, this.#concurrency * 2);
+    this.#claimBatch = Math.max(64, this.#concurrency * 4);
     this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1);
     this.#rules = {
       model: createKeywordModel(s.topic),
@@ -108,10 +109,14 @@ export class Engine {
       this.#pending.length -
       this.#active -
       this.#dispatch.size -
-      (this.#committing ? this.#committingCount : 0)
+      (this.#committing ? this.#committingCount : 0) -
+      this.#claimingCount
     );
   }
   #committingCount = 0;
+  /** A claim sent to the store and not answered yet, and how many URLs it asked for. */
+  #claiming: Promise<void> | null = null;
+  #claimingCount = 0;
 
   async run(): Promise<CrawlSummary> {
     const { store } = this.#s;
@@ -174,7 +179,10 @@ export class Engine {
     const o = this.#o;
     for (;;) {
       this.#throwCommitError();
-      if (this.#stopReason !== null) return this.#stopReason;
+      if (this.#stopReason !== null) {
+        await this.#claiming;
+        return this.#stopReason;
+      }
       // Start what can start.
       while (this.#active < this.#concurrency) {
         const c = this.#dispatch.take();
@@ -182,24 +190,14 @@ export class Engine {
         this.#start(c);
       }
       const budget = this.#budget();
-      if (budget <= 0 && this.#active === 0 && this.#dispatch.size === 0) {
+      const idle = this.#active === 0 && this.#dispatch.size === 0 && this.#claiming === null;
+      if (budget <= 0 && idle) {
         await this.#flush();
         if (o.maxPages !== undefined && this.#fetchedTotal >= o.maxPages) return 'max-pages';
         continue;
       }
-      // Keep the dispatch queue filled from the store.
-      if (!this.#dry && budget > 0 && this.#dispatch.size < this.#claimBatch / 2) {
-        const n = Math.min(this.#claimBatch - this.#dispatch.size, budget);
-        const got = await this.#s.store.claim(n);
-        this.#counts.waiting -= got.length;
-        this.#counts.processing += got.length;
-        if (got.length > 0) {
-          this.#dispatch.push(got);
-          continue;
-        }
-        this.#dry = true;
-      }
-      if (this.#dry && this.#dispatch.size === 0) {
+      this.#refill(budget);
+      if (this.#dry && this.#dispatch.size === 0 && this.#claiming === null) {
         // The frontier is empty for now: what is being fetched or committed may refill it.
         if (this.#pending.length > 0 || this.#committing) {
           await this.#flush();
@@ -209,6 +207,36 @@ export class Engine {
       }
       await this.#wake.wait();
     }
+  }
+
+  /**
+   * Keeps the dispatch queue filled from the store, in the background: fetches go
+   * on starting while the store (perhaps busy with a commit) answers the claim.
+   */
+  #refill(budget: number): void {
+    if (this.#claiming !== null || this.#dry || budget <= 0) return;
+    if (this.#dispatch.size >= this.#claimBatch / 2) return;
+    const n = Math.min(this.#claimBatch - this.#dispatch.size, budget);
+    this.#claimingCount = n;
+    this.#claiming = this.#s.store
+      .claim(n)
+      .then(
+        (got) => {
+          this.#counts.waiting -= got.length;
+          this.#counts.processing += got.length;
+          if (got.length > 0) this.#dispatch.push(got);
+          else this.#dry = true;
+        },
+        (e: unknown) => {
+          this.#commitError ??= e;
+          this.stop('stopped');
+        },
+      )
+      .finally(() => {
+        this.#claiming = null;
+        this.#claimingCount = 0;
+        this.#wake.notify();
+      });
   }
 
   #start(c: ClaimedUrl): void {
@@ -374,6 +402,19 @@ export class Engine {
   #summary(reason: StopReason): CrawlSummary {
     const message = stopMessage(reason, this.#counts, this.#o, this.#seedErrors);
     const { resumed, recovered } = this.#s;
-    return summaryOf(this.#tallies(), reason, message, resumed, recovered, this.#seedErrors);
+    const cpu = process.cpuUsage(this.#cpuAtStart);
+    const resources = {
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    };
+    return summaryOf(
+      this.#tallies(),
+      reason,
+      message,
+      resumed,
+      recovered,
+      this.#seedErrors,
+      resources,
+    );
   }
 }

@@ -67,6 +67,7 @@ export function summaryOf(
   resumed: boolean,
   recovered: number,
   seedErrors: readonly { url: string; error: string }[],
+  resources: CrawlSummary['resources'],
 ): CrawlSummary {
   const elapsedMs = t.now - t.startedAt;
   return {
@@ -81,5 +82,6 @@ export function summaryOf(
     elapsedMs,
     pagesPerSec: elapsedMs > 0 ? (t.run.fetched * 1000) / elapsedMs : 0,
     seedErrors: [...seedErrors],
+    resources: { ...resources },
   };
 }

@@ -7,7 +7,7 @@ export {
   type StrategyName,
 } from './options.js';
 export { CrawlRun, crawl } from './run.js';
-export { resolveTopic } from './setup.js';
+export { resolveTopic } from './topic.js';
 export {
   type CrawlEvents,
   type CrawlProgress,

@@ -104,6 +104,13 @@ export const crawlOptionsSchema = z.strictObject({
   commitIntervalMs: count.default(250),
   /** Aborting it stops the crawl gracefully, as `stop()` does. */
   signal: z.instanceof(AbortSignal).optional(),
+  /**
+   * Run the crawl on a worker thread of its own (and the store on another), with
+   * bounded heaps; the caller's thread only receives events. Needs a store
+   * directory and options without functions.
+   * @default true when `store` is a directory and the options can be copied to a thread
+   */
+  thread: z.boolean().optional(),
 });
 
 export type CrawlOptionsInput = z.input<typeof crawlOptionsSchema>;

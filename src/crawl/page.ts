@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FetchResult } from '../fetch/index.js';
 import type { LinkStrategy } from '../frontier/index.js';
-import { analyzeBody } from '../parse/index.js';
+import { analyzeBody, detach } from '../parse/index.js';
 import type { RelevanceModel } from '../relevance/index.js';
 import type { ClaimedUrl, NewUrl, Outcome, PageLink } from '../store/index.js';
 import { linkDepth } from '../url/index.js';
@@ -62,9 +62,12 @@ export function pageOutcome(
     for (const l of page.links) {
       if (inPage.has(l.url) || !isHttp(l.url)) continue;
       inPage.add(l.url);
-      links.push({ url: l.url, anchor: l.anchor || null });
-      if (l.nofollow || !deepEnough || rules.seen.has(l.url) || !rules.inScope(l.url)) continue;
-      rules.seen.add(l.url);
+      // Anchors are slices of the page's text: copies keep it from living on with them.
+      const anchor = l.anchor ? detach(l.anchor) : null;
+      links.push({ url: l.url, anchor });
+      if (l.nofollow || !deepEnough || !rules.inScope(l.url) || !rules.seen.firstSight(l.url)) {
+        continue;
+      }
       const ctx = rules.strategy.usesContext
         ? rules.model.relevance({ text: l.context || l.anchor })
         : 0;
@@ -74,7 +77,7 @@ export function pageOutcome(
         priority: rules.strategy.priority(parent, ctx),
         discoveredAt: fetchedAt,
       };
-      if (l.anchor) item.anchor = l.anchor;
+      if (anchor) item.anchor = anchor;
       newUrls.push(item);
     }
   }

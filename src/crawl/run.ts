@@ -10,31 +10,45 @@
  * ```
  */
 import { EventEmitter } from 'node:events';
-import { Engine } from './engine.js';
+import type { Engine } from './engine.js';
 import { type CrawlOptionsInput, parseCrawlOptions } from './options.js';
-import { setUp } from './setup.js';
+import { CrawlThread, wantsThread } from './thread.js';
 import type { CrawlEvents, CrawlSummary, StopReason } from './types.js';
 
 export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<CrawlSummary> {
   readonly #done: Promise<CrawlSummary>;
   #engine: Engine | null = null;
+  #thread: CrawlThread | null = null;
   #stopRequested: StopReason | null = null;
 
-  /** Use `crawl(options)`. */
-  constructor(input: CrawlOptionsInput) {
+  /** Use `crawl(options)`. `here` runs it on this thread whatever the options say. */
+  constructor(input: CrawlOptionsInput, here = false) {
     super();
-    this.#done = this.#run(input);
+    this.#done = this.#run(input, here);
     // The promise is the way to see failures; do not report them twice as unhandled.
     this.#done.catch(() => {});
   }
 
-  async #run(input: CrawlOptionsInput): Promise<CrawlSummary> {
+  async #run(input: CrawlOptionsInput, here: boolean): Promise<CrawlSummary> {
     // Let the caller attach listeners before the first event.
     await Promise.resolve();
     const o = parseCrawlOptions(input);
+    const emit = this.emit.bind(this) as (name: string, ...args: unknown[]) => boolean;
+    if (!here && wantsThread(input)) {
+      const t = new CrawlThread(input, (name, ...args) => {
+        emit(name, ...args);
+      });
+      this.#thread = t;
+      if (this.#stopRequested !== null) t.stop();
+      return t.done;
+    }
+    // Loaded here: a crawl on its own thread leaves this thread with the light modules.
+    const [{ Engine }, { setUp }] = await Promise.all([
+      import('./engine.js'),
+      import('./setup.js'),
+    ]);
     const s = await setUp(o);
     try {
-      const emit = this.emit.bind(this) as (name: string, ...args: unknown[]) => boolean;
       const engine = new Engine(o, s, (name, ...args) => {
         emit(name, ...args);
       });
@@ -53,6 +67,7 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
   stop(): Promise<CrawlSummary> {
     this.#stopRequested = 'stopped';
     this.#engine?.stop('stopped');
+    this.#thread?.stop();
     return this.#done;
   }
 
@@ -73,4 +88,9 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
 /** Starts a focused crawl; see `CrawlOptionsInput` for the options and `CrawlEvents` for events. */
 export function crawl(options: CrawlOptionsInput): CrawlRun {
   return new CrawlRun(options);
+}
+
+/** `crawl` on the calling thread (the crawl's own thread runs this). */
+export function runHere(options: CrawlOptionsInput): CrawlRun {
+  return new CrawlRun(options, true);
 }

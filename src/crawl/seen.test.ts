@@ -14,3 +14,20 @@ test('seen URLs: remembered across one turnover, forgotten after two unless used
   assert.ok(s.has('c'));
   assert.ok(s.has('d'));
 });
+
+test('seen URLs: firstSight is true once per URL, across table growth', () => {
+  const s = new SeenUrls(1_000_000);
+  const urls = Array.from({ length: 20_000 }, (_, i) => `http://h${i % 7}.test/p/${i}`);
+  for (const u of urls) assert.equal(s.firstSight(u), true, u);
+  for (const u of urls) assert.equal(s.firstSight(u), false, u);
+  for (const u of urls) assert.ok(s.has(u));
+  assert.equal(s.has('http://h0.test/p/20000'), false);
+});
+
+test('seen URLs: a URL from the old generation is not a first sight', () => {
+  const s = new SeenUrls(2);
+  assert.equal(s.firstSight('a'), true);
+  assert.equal(s.firstSight('b'), true); // young turned over: {a, b} is old
+  assert.equal(s.firstSight('a'), false);
+  assert.equal(s.firstSight('c'), true);
+});

@@ -5,16 +5,12 @@ import { join } from 'node:path';
  * processing, resolve the topic, seed, and record the topic and the run.
  */
 import { InvalidOptionError } from '../errors/index.js';
-import {
-  createTopic,
-  DEFAULT_THRESHOLD,
-  loadTopicFile,
-  type Topic,
-  type TopicInput,
-} from '../relevance/index.js';
-import { DB_FILE, openStore, type StateCounts, type Store } from '../store/index.js';
+import { DEFAULT_THRESHOLD, type Topic } from '../relevance/index.js';
+import { DB_FILE, openThreadedStore, type StateCounts, type Store } from '../store/index.js';
 import { canonicalizeUrlOrThrow } from '../url/index.js';
 import type { CrawlOptions } from './options.js';
+import { STORE_THREAD_HEAP } from './thread.js';
+import { resolveTopic } from './topic.js';
 import { type CrawlRunRecord, META_RUNS, META_TOPIC, type StoredTopic } from './types.js';
 
 export interface Setup {
@@ -31,16 +27,6 @@ export interface Setup {
   fetchedTotal: number;
   runs: CrawlRunRecord[];
   warnings: string[];
-}
-
-function isTopic(v: Topic | TopicInput): v is Topic {
-  return Array.isArray((v as Topic).keywords);
-}
-
-export function resolveTopic(input: CrawlOptions['topic']): Topic {
-  if (typeof input === 'string') return loadTopicFile(input);
-  if (isTopic(input)) return input;
-  return createTopic(input, 'options.topic');
 }
 
 function total(c: StateCounts): number {
@@ -72,7 +58,16 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
     throw noSeeds();
   }
   const ownsStore = typeof o.store === 'string';
-  const store = typeof o.store === 'string' ? await openStore(o.store, { create: true }) : o.store;
+  // A store given by path runs on a thread of its own; the bodies committed to it
+  // are the engine's, no longer used once committed, so their memory moves there.
+  const store =
+    typeof o.store === 'string'
+      ? await openThreadedStore(o.store, {
+          create: true,
+          transferBodies: true,
+          heap: STORE_THREAD_HEAP,
+        })
+      : o.store;
   try {
     const before = await store.counts();
     const resumed = total(before) > 0;

@@ -74,6 +74,13 @@ export interface CrawlSummary {
   pagesPerSec: number;
   /** Seeds whose fetch failed in this run, with the reason. */
   seedErrors: { url: string; error: string }[];
+  /** What the run cost the process (all its threads). */
+  resources: {
+    /** CPU time (user + system) of the process during this run, in milliseconds. */
+    cpuMs: number;
+    /** The process's peak resident memory so far, in bytes. */
+    peakRssBytes: number;
+  };
 }
 
 /** Metadata `crawl` keeps in the store (`store.getMeta(key)`). */

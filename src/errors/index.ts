@@ -32,6 +32,8 @@ export const ErrorCodes = {
   FC_ERR_STORE_STATE:
     'A store lifecycle call does not fit the URL state (e.g. completing a URL that is not processing).',
   FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
+  FC_ERR_CRAWL_THREAD:
+    "The crawl's worker thread died (out of memory or an internal error); what was committed stays in the store.",
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -97,7 +99,75 @@ export const StoreVersionError = define('FC_ERR_STORE_VERSION', 'StoreVersionErr
 export const StoreError = define('FC_ERR_STORE', 'StoreError', false);
 export const StoreStateError = define('FC_ERR_STORE_STATE', 'StoreStateError', false);
 export const CliUsageError = define('FC_ERR_CLI_USAGE', 'CliUsageError', false);
+export const CrawlThreadError = define('FC_ERR_CRAWL_THREAD', 'CrawlThreadError', false);
 
 export function isFocusCrawlError(e: unknown): e is FocusCrawlError {
   return e instanceof FocusCrawlError;
+}
+
+const BY_CODE: Record<
+  ErrorCode,
+  new (
+    message: string,
+    options?: FocusCrawlErrorOptions,
+  ) => FocusCrawlError
+> = {
+  FC_ERR_INVALID_OPTION: InvalidOptionError,
+  FC_ERR_INVALID_URL: InvalidUrlError,
+  FC_ERR_OUT_OF_SCOPE: OutOfScopeError,
+  FC_ERR_ROBOTS_DISALLOWED: RobotsDisallowedError,
+  FC_ERR_BLOCKED_ADDRESS: BlockedAddressError,
+  FC_ERR_DNS: DnsError,
+  FC_ERR_TOO_MANY_REDIRECTS: TooManyRedirectsError,
+  FC_ERR_REDIRECT_LOOP: RedirectLoopError,
+  FC_ERR_CONNECT_TIMEOUT: ConnectTimeoutError,
+  FC_ERR_HEADERS_TIMEOUT: HeadersTimeoutError,
+  FC_ERR_TOTAL_TIMEOUT: TotalTimeoutError,
+  FC_ERR_NETWORK: NetworkError,
+  FC_ERR_ABORTED: AbortedError,
+  FC_ERR_RESOLVE_SPEC: ResolveSpecError,
+  FC_ERR_TOPIC_FILE: TopicFileError,
+  FC_ERR_STORE_VERSION: StoreVersionError,
+  FC_ERR_STORE: StoreError,
+  FC_ERR_STORE_STATE: StoreStateError,
+  FC_ERR_CLI_USAGE: CliUsageError,
+  FC_ERR_CRAWL_THREAD: CrawlThreadError,
+};
+
+/** An error as plain data, to cross a thread or process boundary. */
+export interface ErrorData {
+  name: string;
+  message: string;
+  code?: string;
+  url?: string;
+  retryable?: boolean;
+  cause?: string;
+}
+
+export function errorToData(e: unknown): ErrorData {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  const d: ErrorData = { name: e.name, message: e.message };
+  if (e instanceof FocusCrawlError) {
+    d.code = e.code;
+    if (e.url !== undefined) d.url = e.url;
+    d.retryable = e.retryable;
+  }
+  if (e.cause instanceof Error) d.cause = e.cause.message;
+  return d;
+}
+
+/** The typed error `errorToData` described (a plain Error for foreign ones). */
+export function errorFromData(d: ErrorData): Error {
+  const C = d.code === undefined ? undefined : BY_CODE[d.code as ErrorCode];
+  const cause = d.cause === undefined ? undefined : new Error(d.cause);
+  if (C === undefined) {
+    const e = new Error(d.message, cause === undefined ? undefined : { cause });
+    e.name = d.name;
+    return e;
+  }
+  const opts: FocusCrawlErrorOptions = {};
+  if (cause !== undefined) opts.cause = cause;
+  if (d.url !== undefined) opts.url = d.url;
+  if (d.retryable !== undefined) opts.retryable = d.retryable;
+  return new C(d.message, opts);
 }

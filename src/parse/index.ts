@@ -11,3 +11,4 @@ export {
 export type { ParseOptions } from './options.js';
 export { createParsePool, type ParsePool, type ParsePoolOptions } from './pool.js';
 export type { LinkTag, PageLink, ParsedPage } from './types.js';
+export { detach } from './url-cache.js';

@@ -25,7 +25,7 @@ import type { ResolvedParseOptions } from './options.js';
 import { PageFacts } from './page-facts.js';
 import { collapseWhitespace, SEP_BLOCK, SEP_SPACE, TextBuffer } from './text-buffer.js';
 import type { Attribs, LinkTag, PageLink, ParsedPage } from './types.js';
-import { resolveHref } from './url-cache.js';
+import { detach, resolveHref } from './url-cache.js';
 
 interface LinkRec {
   url: string;
@@ -227,7 +227,9 @@ export class PageBuilder implements Partial<Handler> {
 
   private endTitle(): void {
     this.inTitle = false;
-    this.title = collapseWhitespace(this.titleParts!.join(''));
+    // Detached: a title often outlives the page (crawl outcomes, events), and a
+    // slice would keep the whole document alive with it.
+    this.title = detach(collapseWhitespace(this.titleParts!.join('')));
     this.titleParts = undefined;
   }
 

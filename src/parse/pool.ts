@@ -8,9 +8,10 @@
  * it held (AbortedError with the cause) and is replaced.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import { AbortedError, FocusCrawlError, InvalidOptionError } from '../errors/index.js';
+import { startWorker } from '../thread/index.js';
 import type { AnalyzedBody } from './analyze.js';
 import type { ParseOptions } from './options.js';
 import type { ParseRequest } from './worker.js';
@@ -42,16 +43,8 @@ export interface ParsePool {
   close(): Promise<void>;
 }
 
-// Running from TypeScript sources (tests, through tsx) the worker is worker.ts.
-// (tsx registers its loader in the worker first; Node 20 does not pass --import on).
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-function startWorker(): Worker {
-  if (!FROM_SOURCE) return new Worker(new URL('./worker.js', import.meta.url));
-  const entry = JSON.stringify(new URL('./worker.ts', import.meta.url).href);
-  return new Worker(
-    `import('tsx/esm/api').then((m) => { m.register(); return import(${entry}); });`,
-    { eval: true },
-  );
+function startPoolWorker(): Worker {
+  return startWorker(import.meta.url, 'worker');
 }
 
 interface Slot {
@@ -81,7 +74,7 @@ export function createParsePool(options: ParsePoolOptions = {}): ParsePool {
   let broken: Error | undefined;
 
   const spawn = (i: number): Slot => {
-    const worker = startWorker();
+    const worker = startPoolWorker();
     const slot: Slot = { worker, inFlight: new Map(), healthy: false };
     worker.on('message', (m: Reply) => {
       slot.healthy = true;

@@ -3,10 +3,12 @@
  * its URL in hex, under `pages/`. A file is written to `tmp/` and renamed into
  * place, so a page file is either whole or absent.
  */
+import { createHash } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gunzip, gzip } from 'node:zlib';
+import { gunzip, gzip, gzipSync } from 'node:zlib';
 import { StoreError } from '../errors/index.js';
 import { md5Hex } from '../url/index.js';
 import { BodyWriter } from './body-writer.js';
@@ -36,12 +38,21 @@ export async function decompressBody(data: Buffer, where: string): Promise<Buffe
 
 let tmpCounter = 0;
 
+/**
+ * Where page files are compressed and written: `thread` on a worker thread of
+ * their own; `inline` on the calling thread, synchronously (for a store that
+ * already runs on a thread of its own, see threaded.ts).
+ */
+export type BodyWriting = 'thread' | 'inline';
+
 /** Page files of a store directory. */
 export class BodyFiles {
   readonly #dir: string;
+  readonly #writing: BodyWriting;
 
-  constructor(dir: string) {
+  constructor(dir: string, writing: BodyWriting = 'thread') {
     this.#dir = dir;
+    this.#writing = writing;
   }
 
   /** Creates `pages/` and `tmp/`. */
@@ -60,6 +71,19 @@ export class BodyFiles {
     const name = bodyFileName(url);
     const path = join(this.#dir, name);
     const tmp = join(this.#dir, 'tmp', `${process.pid}-${++tmpCounter}.gz`);
+    if (this.#writing === 'inline') {
+      try {
+        const md5 = createHash('md5').update(body).digest('hex');
+        writeFileSync(tmp, gzipSync(body, { level: GZIP_LEVEL }));
+        renameSync(tmp, path);
+        return Promise.resolve({ name, md5 });
+      } catch (cause) {
+        rmSync(tmp, { force: true });
+        return Promise.reject(
+          new StoreError(`cannot write the body of ${url} to ${path}`, { cause, url }),
+        );
+      }
+    }
     return this.#writer()
       .write(tmp, path, body)
       .then(

@@ -5,6 +5,7 @@ export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from '.
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteStore } from './sqlite.js';
 export { DB_FILE, openStore } from './sqlite-open.js';
+export { openThreadedStore, ThreadedStore, type ThreadedStoreOptions } from './threaded.js';
 export {
   type ClaimedUrl,
   type FetchedPage,

@@ -14,7 +14,7 @@ import {
   StoreError,
   StoreVersionError,
 } from '../errors/index.js';
-import { BodyFiles } from './bodies.js';
+import { BodyFiles, type BodyWriting } from './bodies.js';
 import { parseStoreOptions, type StoreOptionsInput } from './options.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { SqliteStore } from './sqlite.js';
@@ -23,7 +23,7 @@ import { SqliteStore } from './sqlite.js';
 export const DB_FILE = 'crawl.db';
 
 /** SQLite page cache of the connection, in KiB (the frontier itself stays on disk). */
-const CACHE_KIB = 64 * 1024;
+const CACHE_KIB = 8 * 1024;
 /** WAL size (in 4 KiB pages) that triggers a checkpoint (SQLite's default: 1000). */
 const CHECKPOINT_PAGES = 10_000;
 
@@ -89,11 +89,15 @@ export function openStore(dir: string, options?: StoreOptionsInput): Promise<Sql
   return openSqliteStore(dir, options);
 }
 
-/** `openStore` with a replaceable URL hash, for tests of hash collisions. */
+/**
+ * `openStore` with a replaceable URL hash (for tests of hash collisions) and a
+ * choice of where page files are written (`inline` inside the store's own thread).
+ */
 export async function openSqliteStore(
   dir: string,
   options: StoreOptionsInput | undefined,
   hashUrl?: (url: string) => number,
+  bodyWriting: BodyWriting = 'thread',
 ): Promise<SqliteStore> {
   const o = parseStoreOptions(options);
   if (typeof dir !== 'string' || dir.length === 0) {
@@ -138,7 +142,7 @@ export async function openSqliteStore(
     db.pragma(`wal_autocheckpoint = ${CHECKPOINT_PAGES}`);
     db.pragma(`journal_size_limit = ${CHECKPOINT_PAGES * 4096 * 2}`);
     if (version < SCHEMA_VERSION) migrate(db, dbPath);
-    const bodies = new BodyFiles(dir);
+    const bodies = new BodyFiles(dir, bodyWriting);
     if (!o.readonly) await bodies.init();
     return new SqliteStore(db, dbPath, bodies, o.readonly, hashUrl);
   } catch (e) {

@@ -45,7 +45,7 @@ import { SEED_PRIORITY } from './types.js';
 import * as v from './validate.js';
 
 /** URLs remembered per generation by the cache of known URLs. */
-const CACHE_URLS = 100_000;
+const CACHE_URLS = 20_000;
 
 export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #db: Database;

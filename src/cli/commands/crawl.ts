@@ -120,7 +120,7 @@ export function formatSummary(s: CrawlSummary, store: string): string {
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
     `${s.stopReason}: ${s.message}`,
-    `this run: ${s.run.fetched} fetched (${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed) in ${(s.elapsedMs / 1000).toFixed(1)} s, ${s.pagesPerSec.toFixed(1)} pages/s`,
+    `this run: ${s.run.fetched} fetched (${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed) in ${(s.elapsedMs / 1000).toFixed(1)} s, ${s.pagesPerSec.toFixed(1)} pages/s; CPU ${(s.resources.cpuMs / 1000).toFixed(1)} s, peak memory ${(s.resources.peakRssBytes / 1048576).toFixed(0)} MiB`,
     `store ${store}: waiting ${c.waiting}, processing ${c.processing}, complete ${c.complete}, discard ${c.discard}, error ${c.error}; harvest rate ${pct(s.harvestRate)}`,
     `next: focuscrawl status --store ${store} | focuscrawl report --store ${store} --out report.html`,
   ].join('\n');

@@ -1,0 +1,252 @@
+/**
+ * The SQLite store on a worker thread of its own: every call is sent to a thread
+ * that owns the connection and writes the page files (gzip, file, rename), so that
+ * the caller's thread only fetches, parses and scores. Same contract as the
+ * SQLite store (it passes the same conformance suite); calls are answered in the
+ * order they were made, and a call's promise resolves once its change is committed.
+ *
+ * With `transferBodies`, the memory of the bodies given to `commit`/`complete`/
+ * `discard` moves to the store's thread instead of being copied: the caller must
+ * not touch those buffers afterwards (the crawl engine does not).
+ */
+import type { Worker } from 'node:worker_threads';
+import { type ErrorData, errorFromData, InvalidOptionError, StoreError } from '../errors/index.js';
+import { type HeapLimits, startWorker } from '../thread/index.js';
+import type { StoreOptionsInput } from './options.js';
+import { OutcomeShortcuts } from './shortcuts.js';
+import type { ThreadInit, ThreadReply } from './thread-worker.js';
+import type {
+  ClaimedUrl,
+  HistoryRecord,
+  LinkRecord,
+  NewUrl,
+  Outcome,
+  PageRecord,
+  PageScores,
+  StateCounts,
+  Store,
+  StoreStats,
+  UrlRecord,
+  UrlState,
+} from './types.js';
+import { URL_STATES } from './types.js';
+
+/** Items fetched from the thread per round trip of an iteration. */
+const CHUNK = 500;
+
+export interface ThreadedStoreOptions extends NonNullable<StoreOptionsInput> {
+  /** Move (rather than copy) the memory of committed bodies to the store's thread. @default false */
+  transferBodies?: boolean;
+  /** Heap limits of the store's thread. @default Node's defaults */
+  heap?: HeapLimits;
+}
+
+interface Waiter {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+/** Opens the SQLite store in `dir` on a thread of its own (options as `openStore`). */
+export async function openThreadedStore(
+  dir: string,
+  options?: ThreadedStoreOptions,
+): Promise<ThreadedStore> {
+  const { transferBodies = false, heap, ...storeOptions } = options ?? {};
+  const s = new ThreadedStore(dir, storeOptions, transferBodies, heap);
+  await s.ready;
+  return s;
+}
+
+export class ThreadedStore extends OutcomeShortcuts implements Store {
+  readonly #worker: Worker;
+  readonly #waiters = new Map<number, Waiter>();
+  readonly #transfer: boolean;
+  readonly #dir: string;
+  #nextId = 1;
+  #failure: Error | null = null;
+  #closed = false;
+  #path = '';
+  /** Resolves once the store is open in its thread. */
+  readonly ready: Promise<void>;
+
+  /** Use `openThreadedStore`. */
+  constructor(dir: string, options: StoreOptionsInput, transferBodies: boolean, heap?: HeapLimits) {
+    super();
+    this.#dir = dir;
+    this.#transfer = transferBodies;
+    const init: ThreadInit = { dir, options };
+    this.#worker = startWorker(import.meta.url, 'thread-worker', {
+      workerData: init,
+      ...(heap ? { resourceLimits: heap } : {}),
+    });
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.#waiters.set(0, {
+        resolve: (path) => {
+          this.#path = path as string;
+          resolve();
+        },
+        reject,
+      });
+    });
+    this.#worker.on('message', (m: ThreadReply) => {
+      const w = this.#waiters.get(m.id);
+      this.#waiters.delete(m.id);
+      if (this.#waiters.size === 0) this.#worker.unref();
+      if ('error' in m) w?.reject(errorFromData(m.error as ErrorData));
+      else w?.resolve(m.ok);
+    });
+    this.#worker.on('error', (e) => this.#fail(e));
+    this.#worker.on('exit', (code) => {
+      if (!this.#closed) this.#fail(new Error(`the store thread exited (code ${code})`));
+    });
+  }
+
+  /** The SQLite file. */
+  get path(): string {
+    return this.#path;
+  }
+
+  #fail(cause: Error): void {
+    this.#failure ??= new StoreError(`the store ${this.#dir} failed: ${cause.message}`, { cause });
+    for (const w of this.#waiters.values()) w.reject(this.#failure);
+    this.#waiters.clear();
+  }
+
+  #call<T>(op: string, args: unknown[], transfer?: ArrayBuffer[]): Promise<T> {
+    if (this.#failure) return Promise.reject(this.#failure);
+    if (this.#closed)
+      return Promise.reject(new StoreError(`${op}: the store ${this.#dir} is closed`));
+    const id = this.#nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiters.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#worker.ref(); // a pending call keeps the process alive
+      this.#worker.postMessage({ id, op, args }, transfer ?? []);
+    });
+  }
+
+  addUrls(items: readonly NewUrl[]): Promise<number> {
+    return this.#call('addUrls', [items]);
+  }
+
+  addSeeds(urls: readonly string[], options?: { priority?: number }): Promise<number> {
+    return this.#call('addSeeds', [urls, options]);
+  }
+
+  getSeeds(): Promise<string[]> {
+    return this.#call('getSeeds', []);
+  }
+
+  claim(n: number): Promise<ClaimedUrl[]> {
+    return this.#call('claim', [n]);
+  }
+
+  commit(outcomes: readonly Outcome[]): Promise<void> {
+    const transfer: ArrayBuffer[] = [];
+    let items = outcomes;
+    if (outcomes.some((o) => o.state !== 'error' && o.result.body !== undefined)) {
+      items = outcomes.map((o) => {
+        if (o.state === 'error' || o.result.body === undefined) return o;
+        const b = o.result.body;
+        // A view of part of a larger buffer would take the whole buffer along: send its bytes only.
+        const own = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+        const body = own ? b : b.slice();
+        if ((this.#transfer || !own) && body.buffer instanceof ArrayBuffer)
+          transfer.push(body.buffer);
+        return own ? o : { ...o, result: { ...o.result, body } };
+      });
+    }
+    return this.#call('commit', [items], transfer);
+  }
+
+  reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {
+    return this.#call('reclaim', [urls, options]);
+  }
+
+  recover(): Promise<number> {
+    return this.#call('recover', []);
+  }
+
+  trimWaiting(max: number): Promise<number> {
+    return this.#call('trimWaiting', [max]);
+  }
+
+  counts(): Promise<StateCounts> {
+    return this.#call('counts', []);
+  }
+
+  stats(options?: { topHosts?: number }): Promise<StoreStats> {
+    return this.#call('stats', [options]);
+  }
+
+  setKeywords(
+    keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
+  ): Promise<void> {
+    return this.#call('setKeywords', [keywords]);
+  }
+
+  getKeywords(): Promise<Map<string, number>> {
+    return this.#call('getKeywords', []);
+  }
+
+  setMeta(key: string, value: unknown): Promise<void> {
+    return this.#call('setMeta', [key, value]);
+  }
+
+  getMeta<T = unknown>(key: string): Promise<T | undefined> {
+    return this.#call('getMeta', [key]);
+  }
+
+  setPageScores(items: readonly PageScores[]): Promise<void> {
+    return this.#call('setPageScores', [items]);
+  }
+
+  async *#iterate<T>(op: string, args: unknown[]): AsyncGenerator<T> {
+    const cursor = await this.#call<number>(op, args);
+    let done = false;
+    try {
+      while (!done) {
+        const r = await this.#call<{ items: T[]; done: boolean }>('next', [cursor, CHUNK]);
+        done = r.done;
+        yield* r.items;
+      }
+    } finally {
+      if (!done && !this.#closed) await this.#call('end', [cursor]);
+    }
+  }
+
+  history(): AsyncIterable<HistoryRecord> {
+    return this.#iterate('history', []);
+  }
+
+  pages(): AsyncIterable<PageRecord> {
+    return this.#iterate('pages', []);
+  }
+
+  urls(state?: UrlState): AsyncIterable<UrlRecord> {
+    if (state !== undefined && !URL_STATES.includes(state)) {
+      throw new InvalidOptionError(`urls(state): unknown state ${JSON.stringify(state)}`);
+    }
+    return this.#iterate('urls', state === undefined ? [] : [state]);
+  }
+
+  links(): AsyncIterable<LinkRecord> {
+    return this.#iterate('links', []);
+  }
+
+  async readBody(url: string): Promise<Buffer | null> {
+    const b = await this.#call<Uint8Array | null>('readBody', [url]);
+    return b === null ? null : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
+
+  /** Waits for the calls made so far, closes the store and ends its thread. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    const closing = this.#failure ? Promise.resolve() : this.#call<void>('close', []);
+    this.#closed = true;
+    try {
+      await closing;
+    } finally {
+      await this.#worker.terminate();
+    }
+  }
+}
