@@ -20,7 +20,7 @@
 //   --json                 machine-readable results on stdout (the report goes to stderr)
 //   --verbose              focuscrawl children print progress and memory every second
 //   --node-args=...        Node options for the focuscrawl children (e.g. --node-args=--max-old-space-size=256)
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -149,12 +149,6 @@ function dirBytes(dir) {
   return n;
 }
 
-async function loadCrawl() {
-  const root = await import('../dist/index.js');
-  if (typeof root.crawl === 'function') return root.crawl;
-  return (await import('../dist/crawl/index.js')).crawl;
-}
-
 /**
  * What the crawlers need to know of the test web (its topical hosts, the topic's
  * keywords), worked out once by the coordinator: generating the web's URL list in a
@@ -169,72 +163,76 @@ async function writeFacts(dir) {
 }
 const facts = () => JSON.parse(readFileSync(values.facts, 'utf8'));
 
+/**
+ * focuscrawl as a user runs it: the `focuscrawl crawl` command in a process of its
+ * own (its crawl thread and store thread inside). The command's closing summary
+ * gives the pages, the process's CPU time and its peak resident memory.
+ */
 async function roleFocuscrawl(port, conc) {
-  const crawl = await loadCrawl();
   const f = facts();
-  const topic = { keywords: f.keywords };
   const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const hosts = ['portal.test', ...f.hosts];
-  const include = [new RegExp(`^http://(?:${hosts.map(esc).join('|')})/`)];
   const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-bench-'));
-  const threshold = Number(values.threshold ?? '0');
+  const topicFile = join(dir, 'topic.json');
+  writeFileSync(topicFile, JSON.stringify({ keywords: f.keywords }));
+  const store = join(dir, 'store');
+  const args = [
+    fileURLToPath(new URL('../bin/focuscrawl.js', import.meta.url)),
+    'crawl',
+    '--store',
+    store,
+    '--topic',
+    topicFile,
+    '--seeds',
+    PORTAL,
+    '--threshold',
+    values.threshold ?? '0',
+    '--max-pages',
+    String(PAGES),
+    '--scope',
+    'any',
+    '--include',
+    `^http://(?:${hosts.map(esc).join('|')})/`,
+    '--concurrency',
+    String(conc),
+    '--per-host-concurrency',
+    String(conc),
+    '--delay-ms',
+    '0',
+    '--resolve',
+    `*.test=127.0.0.1:${port}`,
+    '--allow-private',
+    '--retries',
+    '0',
+    ...(values.verbose ? [] : ['--quiet']),
+  ];
   const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  const run = crawl({
-    store: dir,
-    topic: { keywords: topic.keywords },
-    seeds: [PORTAL],
-    threshold,
-    maxPages: PAGES,
-    scope: 'any',
-    include,
-    progressIntervalMs: 1000,
-    fetcher: {
-      concurrency: conc,
-      perHostConcurrency: conc,
-      delayMs: 0,
-      resolve: [`*.test=127.0.0.1:${port}`],
-      allowPrivateAddresses: true,
-      retries: 0,
-    },
+  const cp = spawn(process.execPath, [...process.execArgv, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const elu0 = performance.eventLoopUtilization();
-  // (ms, pages) at each progress event: the rate between 10% and 90% of the budget
-  // leaves out the start (a frontier of one page) and the drain at the end.
-  const ticks = [];
-  run.on('progress', (p) => {
-    ticks.push([p.elapsedMs, p.fetched]);
-    if (values.verbose) {
-      const m = process.memoryUsage();
-      const mb = (x) => (x / 1048576).toFixed(0);
-      process.stderr.write(
-        `  ${(p.elapsedMs / 1000).toFixed(0)} s: ${p.fetched} pages, ${p.pagesPerSec.toFixed(0)} pages/s, frontier ${p.frontier}, in flight ${p.inFlight}; RSS ${mb(m.rss)} MiB, heap ${mb(m.heapUsed)}/${mb(m.heapTotal)}, external ${mb(m.external)}, array buffers ${mb(m.arrayBuffers)}\n`,
-      );
-    }
+  let out = '';
+  cp.stdout.on('data', (d) => {
+    out += d;
   });
-  const summary = await run;
+  const code = await new Promise((resolve) => cp.on('close', resolve));
   const secs = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  const elu = performance.eventLoopUtilization(elu0).utilization;
-  const a = ticks.find(([, n]) => n >= PAGES * 0.1);
-  const b = ticks.findLast(([, n]) => n <= PAGES * 0.9);
-  const steadyPps = a && b && b[0] > a[0] ? ((b[1] - a[1]) * 1000) / (b[0] - a[0]) : Number.NaN;
-  // The coordinator deletes the store, outside this process's time and profile.
+  if (code !== 0) throw new Error(`focuscrawl crawl exited ${code}:\n${out}`);
+  const m = out.match(
+    /^(\S+): .*\nthis run: (\d+) fetched \((\d+) kept, (\d+) discarded, (\d+) failed\).*; CPU ([\d.]+) s, peak memory (\d+) MiB/m,
+  );
+  if (!m) throw new Error(`unexpected focuscrawl output:\n${out}`);
+  const pages = Number(m[2]);
   return {
     storeDir: dir,
-    storeBytes: dirBytes(dir),
-    pages: summary.run.fetched,
-    complete: summary.run.complete,
-    discard: summary.run.discard,
-    errors: summary.run.error,
-    bytes: summary.run.bytes,
-    stopReason: summary.stopReason,
-    harvestRate: summary.harvestRate,
-    enginePagesPerSec: summary.pagesPerSec,
+    storeBytes: dirBytes(store),
+    pages,
+    complete: Number(m[3]),
+    discard: Number(m[4]),
+    errors: Number(m[5]),
+    stopReason: m[1],
     secs,
-    cpuMsPerPage: (cpu.user + cpu.system) / 1000 / Math.max(1, summary.run.fetched),
-    mainThreadBusy: elu,
-    steadyPps,
+    cpuMsPerPage: (Number(m[6]) * 1000) / Math.max(1, pages),
+    rssMiB: Number(m[7]),
   };
 }
 
@@ -318,7 +316,7 @@ async function roleCrawler() {
   }
   const r =
     values.role === 'crawlee' ? await roleCrawlee(port, conc) : await roleFocuscrawl(port, conc);
-  r.rssMiB = process.resourceUsage().maxRSS / 1024;
+  r.rssMiB ??= process.resourceUsage().maxRSS / 1024;
   process.send(r, () => process.exit(0));
 }
 
@@ -460,7 +458,7 @@ async function coordinator() {
       r.round = round + 1;
       row.results.push(r);
       say(
-        `round ${round + 1} ${row.name.padEnd(26)} ${fmt(r.pps).padStart(6)} pages/s  ${fmt(r.pages).padStart(6)} pages (${r.complete} kept, ${r.discard} discarded, ${r.errors} errors, ${r.stopReason})  ${fmt(r.secs, 1)} s  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${fmt(r.rssMiB)} MiB  store ${fmt(r.storeBytes / 1048576)} MiB  server CPU ${pct(r.serverCpuShare)}${r.mainThreadBusy !== undefined ? `  main thread busy ${pct(r.mainThreadBusy)}  10–90%: ${fmt(r.steadyPps)} pages/s` : ''}`,
+        `round ${round + 1} ${row.name.padEnd(26)} ${fmt(r.pps).padStart(6)} pages/s  ${fmt(r.pages).padStart(6)} pages (${r.complete} kept, ${r.discard} discarded, ${r.errors} errors, ${r.stopReason})  ${fmt(r.secs, 1)} s  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${fmt(r.rssMiB)} MiB  store ${fmt(r.storeBytes / 1048576)} MiB  server CPU ${pct(r.serverCpuShare)}`,
       );
       if (prof) {
         await new Promise((res) => setTimeout(res, 500));

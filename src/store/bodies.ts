@@ -21,8 +21,8 @@ export function bodyFileName(url: string): string {
   return `pages/${md5Hex(url)}.gz`;
 }
 
-/** zlib level 4: about half the time of the default 6, for files ~1% larger. */
-const GZIP_LEVEL = 4;
+/** zlib level 1: the fastest (test-web pages: 145 µs vs 172 µs at level 4 and 180 µs at 6), files ~7% larger than level 4. */
+const GZIP_LEVEL = 1;
 
 export function compressBody(body: Uint8Array): Promise<Buffer> {
   return gzipAsync(body, { level: GZIP_LEVEL });
@@ -37,6 +37,17 @@ export async function decompressBody(data: Buffer, where: string): Promise<Buffe
 }
 
 let tmpCounter = 0;
+
+/** Writes a new file at `path`; false (nothing written) when one exists already. */
+function createExclusive(path: string, data: Uint8Array): boolean {
+  try {
+    writeFileSync(path, data, { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+}
 
 /**
  * Where page files are compressed and written: `thread` on a worker thread of
@@ -74,8 +85,15 @@ export class BodyFiles {
     if (this.#writing === 'inline') {
       try {
         const md5 = createHash('md5').update(body).digest('hex');
-        writeFileSync(tmp, gzipSync(body, { level: GZIP_LEVEL }));
-        renameSync(tmp, path);
+        const gz = gzipSync(body, { level: GZIP_LEVEL });
+        // A page's first file is created in place (no rename): until the commit that
+        // refers to it, no reader looks at it, and a half-written one left by a crash
+        // is replaced when the page is fetched again. Replacing a file goes through
+        // tmp/ and a rename, so that a stored page is never seen half-written.
+        if (!createExclusive(path, gz)) {
+          writeFileSync(tmp, gz);
+          renameSync(tmp, path);
+        }
         return Promise.resolve({ name, md5 });
       } catch (cause) {
         rmSync(tmp, { force: true });

@@ -4,7 +4,8 @@ import type { KnownCache } from './known-cache.js';
 import { STATE_CODE, STATE_NAME } from './schema.js';
 import type { FoundUrl, Writes } from './sqlite-statements.js';
 import type { Tally } from './tally.js';
-import type { NewUrl, Outcome } from './types.js';
+import type { NewUrl } from './types.js';
+import type { EncodedOutcome } from './wire.js';
 
 /** What the writes of one store need besides the transaction's tally. */
 export interface UrlIndex {
@@ -88,7 +89,7 @@ export function insertUrls(
 }
 
 /** The state checks of `commit`, before anything is written. */
-export function checkProcessing(ix: UrlIndex, outcomes: readonly Outcome[]): void {
+export function checkProcessing(ix: UrlIndex, outcomes: readonly EncodedOutcome[]): void {
   for (const o of outcomes) {
     const row = ix.find(o.url);
     if (row?.state !== STATE_CODE.processing) {
@@ -104,7 +105,7 @@ export function checkProcessing(ix: UrlIndex, outcomes: readonly Outcome[]): voi
 export function applyOutcomes(
   ix: UrlIndex,
   t: Tally,
-  outcomes: readonly Outcome[],
+  outcomes: readonly EncodedOutcome[],
   bodies: ReadonlyMap<string, { name: string; md5: string }>,
 ): void {
   const { w } = ix;
@@ -135,9 +136,7 @@ export function applyOutcomes(
       p.contentHash ?? body?.md5 ?? null,
       body?.name ?? null,
     );
-    if (p.links !== undefined) {
-      w.links.run(row.id, JSON.stringify(p.links.map((l) => [l.url, l.anchor ?? null])));
-    }
+    if (p.linksJson !== undefined) w.links.run(row.id, p.linksJson);
     if (p.newUrls !== undefined) insertUrls(ix, t, `commit ${o.url} newUrls`, p.newUrls, row.id);
     w.history.run(row.id, p.fetchedAt, p.status, code, p.relevance, row.depth, null);
     t.fetchedOne(o.url, o.state, p.bytes);

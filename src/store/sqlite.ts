@@ -43,6 +43,7 @@ import type {
 } from './types.js';
 import { SEED_PRIORITY } from './types.js';
 import * as v from './validate.js';
+import { type EncodedOutcome, encodeOutcomes } from './wire.js';
 
 /** URLs remembered per generation by the cache of known URLs. */
 const CACHE_URLS = 20_000;
@@ -178,11 +179,23 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   }
 
   override commit(outcomes: readonly Outcome[]): Promise<void> {
+    return this.#track(
+      (async () => {
+        v.checkOutcomes('commit', outcomes);
+        await this.#commit(encodeOutcomes(outcomes));
+      })(),
+    );
+  }
+
+  /**
+   * `commit` of outcomes already checked (`checkOutcomes`) and encoded
+   * (`encodeOutcomes`) by the caller: the threaded store's path.
+   */
+  commitEncoded(outcomes: readonly EncodedOutcome[]): Promise<void> {
     return this.#track(this.#commit(outcomes));
   }
 
-  async #commit(outcomes: readonly Outcome[]): Promise<void> {
-    v.checkOutcomes('commit', outcomes);
+  async #commit(outcomes: readonly EncodedOutcome[]): Promise<void> {
     // Refuse a bad batch before writing any body; the transaction checks again.
     this.#sync('commit', () => checkProcessing(this.#index('commit'), outcomes));
     const bodies = new Map<string, { name: string; md5: string }>();

@@ -30,6 +30,8 @@ import type {
   UrlState,
 } from './types.js';
 import { URL_STATES } from './types.js';
+import { checkOutcomes } from './validate.js';
+import { encodeOutcomes } from './wire.js';
 
 /** Items fetched from the thread per round trip of an iteration. */
 const CHUNK = 500;
@@ -141,21 +143,24 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
   }
 
   commit(outcomes: readonly Outcome[]): Promise<void> {
-    const transfer: ArrayBuffer[] = [];
-    let items = outcomes;
-    if (outcomes.some((o) => o.state !== 'error' && o.result.body !== undefined)) {
-      items = outcomes.map((o) => {
-        if (o.state === 'error' || o.result.body === undefined) return o;
-        const b = o.result.body;
-        // A view of part of a larger buffer would take the whole buffer along: send its bytes only.
-        const own = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-        const body = own ? b : b.slice();
-        if ((this.#transfer || !own) && body.buffer instanceof ArrayBuffer)
-          transfer.push(body.buffer);
-        return own ? o : { ...o, result: { ...o.result, body } };
-      });
+    // Checked and encoded here: the store's thread gets one string of links per page.
+    try {
+      checkOutcomes('commit', outcomes);
+    } catch (e) {
+      return Promise.reject(e);
     }
-    return this.#call('commit', [items], transfer);
+    const transfer: ArrayBuffer[] = [];
+    const items = encodeOutcomes(outcomes).map((o) => {
+      if (o.state === 'error' || o.result.body === undefined) return o;
+      const b = o.result.body;
+      // A view of part of a larger buffer would take the whole buffer along: send its bytes only.
+      const own = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+      const body = own ? b : b.slice();
+      if ((this.#transfer || !own) && body.buffer instanceof ArrayBuffer)
+        transfer.push(body.buffer);
+      return own ? o : { ...o, result: { ...o.result, body } };
+    });
+    return this.#call('commitEncoded', [items], transfer);
   }
 
   reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {

@@ -1,0 +1,32 @@
+/**
+ * Outcomes with their links already in the form the SQLite store keeps them: a JSON
+ * array of `[url, anchor]` pairs. Encoding happens on the caller's thread (the
+ * threaded store), so that one string crosses to the store's thread instead of an
+ * object per link, and the store writes it as it is.
+ */
+import type { FetchedPage, FetchFailure, Outcome, PageLink } from './types.js';
+
+export type EncodedPage = Omit<FetchedPage, 'links'> & { linksJson?: string };
+
+export type EncodedOutcome =
+  | { url: string; state: 'complete' | 'discard'; result: EncodedPage }
+  | { url: string; state: 'error'; result: FetchFailure };
+
+export function encodeLinks(links: readonly PageLink[]): string {
+  let s = '[';
+  for (let i = 0; i < links.length; i++) {
+    const l = links[i] as PageLink;
+    if (i > 0) s += ',';
+    s += `[${JSON.stringify(l.url)},${l.anchor ? JSON.stringify(l.anchor) : 'null'}]`;
+  }
+  return `${s}]`;
+}
+
+/** The outcomes with `links` encoded (validate them first: see validate.ts). */
+export function encodeOutcomes(outcomes: readonly Outcome[]): EncodedOutcome[] {
+  return outcomes.map((o) => {
+    if (o.state === 'error' || o.result.links === undefined) return o as EncodedOutcome;
+    const { links, ...rest } = o.result;
+    return { url: o.url, state: o.state, result: { ...rest, linksJson: encodeLinks(links) } };
+  });
+}
