@@ -1,5 +1,5 @@
-// Whole-crawl benchmark: focuscrawl's `crawl` (relevance scoring, SQLite store, bodies
-// kept) against Crawlee's CheerioCrawler over the same test web, from the same start
+// Whole-crawl benchmark: the `focuscrawl crawl` command (relevance scoring, SQLite store,
+// bodies kept) against Crawlee's CheerioCrawler over the same test web, from the same start
 // page, with the same page budget. The test web runs in its own process; every crawler
 // run in another, which measures its own wall time and peak RSS. Rounds alternate:
 // focuscrawl at each --concurrency, then Crawlee (first --peer-rounds rounds), then
@@ -11,8 +11,10 @@
 //   --concurrency 64,256   focuscrawl's concurrencies (perHostConcurrency the same, no delay)
 //   --peer-concurrency N   Crawlee's (min = max) concurrency; default: the best of --tune-peer
 //   --tune-peer            run Crawlee once at each of --tune-values (16,32,64,128) and stop
-//   --server live|replay   live: the test web's generator; replay: its responses, taken
-//                          once at start and served from memory (costs the machine less)
+//   --server replay|live   replay (default): the test web's responses, taken once at start
+//                          and served from memory, so that the server takes little of the
+//                          two cores the crawlers are measured on; live: the generator itself
+//                          (~0.13 ms a page of server CPU, a quarter of a core at 1,500 pages/s)
 //   --focused-rounds N     rounds with the extra focused row (grid topic, threshold 0.1); 0: none
 //   --only focuscrawl,crawlee,focused
 //   --cpu-prof DIR         profile the focuscrawl children (node --cpu-prof) and print the
@@ -47,7 +49,7 @@ const { values } = parseArgs({
     'peer-concurrency': { type: 'string', default: '32' },
     'tune-peer': { type: 'boolean', default: false },
     'tune-values': { type: 'string', default: '16,32,64,128' },
-    server: { type: 'string', default: 'live' },
+    server: { type: 'string', default: 'replay' },
     size: { type: 'string', default: 'large' },
     only: { type: 'string' },
     'cpu-prof': { type: 'string' },

@@ -70,7 +70,7 @@ export class Engine {
     });
     this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
     this.#concurrency = o.fetcher.concurrency ?? 16;
-    this.#claimBatch = Math.max(64, this.#concurrency * 8);
+    this.#claimBatch = Math.max(64, Math.min(this.#concurrency * 8, 1024));
     this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1);
     this.#rules = {
       model: createKeywordModel(s.topic),

@@ -22,7 +22,7 @@ import type { CrawlEvents, CrawlSummary, PageEvent } from './types.js';
  */
 export const CRAWL_THREAD_HEAP: HeapLimits = {
   maxOldGenerationSizeMb: 512,
-  maxYoungGenerationSizeMb: 16,
+  maxYoungGenerationSizeMb: 12,
 };
 /** Heap limits of the store's thread when a crawl opens the store. */
 export const STORE_THREAD_HEAP: HeapLimits = {

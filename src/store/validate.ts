@@ -4,7 +4,7 @@
  * rather than with zod: `addUrls` runs millions of times in a crawl.
  */
 import { InvalidOptionError } from '../errors/index.js';
-import type { FetchedPage, FetchFailure, NewUrl, Outcome, PageScores } from './types.js';
+import type { FetchedPage, FetchFailure, NewUrl, Outcome, PageLink, PageScores } from './types.js';
 
 function fail(where: string, message: string): never {
   throw new InvalidOptionError(`${where}: ${message}`);
@@ -43,10 +43,38 @@ function checkArray(where: string, v: unknown): asserts v is readonly unknown[] 
   if (!Array.isArray(v)) fail(where, `expected an array, got ${show(v)}`);
 }
 
+function isHttpUrl(url: unknown): url is string {
+  return typeof url === 'string' && (url.startsWith('http://') || url.startsWith('https://'));
+}
+
+function isOptString(v: unknown): boolean {
+  return v === undefined || v === null || typeof v === 'string';
+}
+
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+// The loops below run for every URL and link of a crawl: they test first and build
+// the field's name (`commit[3].result.links[7].url`) only to report a failure.
+
 export function checkNewUrls(where: string, items: readonly NewUrl[]): void {
   checkArray(where, items);
   for (let i = 0; i < items.length; i++) {
     const it = items[i] as NewUrl;
+    if (
+      typeof it === 'object' &&
+      it !== null &&
+      isHttpUrl(it.url) &&
+      Number.isInteger(it.depth) &&
+      it.depth >= 0 &&
+      isFiniteNumber(it.priority) &&
+      (it.parent === undefined || isHttpUrl(it.parent)) &&
+      isOptString(it.anchor) &&
+      (it.discoveredAt === undefined || isFiniteNumber(it.discoveredAt))
+    ) {
+      continue;
+    }
     const at = `${where}[${i}]`;
     if (typeof it !== 'object' || it === null) fail(at, `expected an object, got ${show(it)}`);
     checkUrl(`${at}.url`, it.url);
@@ -55,6 +83,16 @@ export function checkNewUrls(where: string, items: readonly NewUrl[]): void {
     if (it.parent !== undefined) checkUrl(`${at}.parent`, it.parent);
     checkOptString(`${at}.anchor`, it.anchor);
     if (it.discoveredAt !== undefined) checkFinite(`${at}.discoveredAt`, it.discoveredAt);
+  }
+}
+
+function checkLinks(where: string, links: readonly PageLink[]): void {
+  checkArray(where, links);
+  for (let i = 0; i < links.length; i++) {
+    const l = links[i] as PageLink;
+    if (typeof l === 'object' && l !== null && isHttpUrl(l.url) && isOptString(l.anchor)) continue;
+    checkUrl(`${where}[${i}].url`, l?.url);
+    checkOptString(`${where}[${i}].anchor`, l.anchor);
   }
 }
 
@@ -70,13 +108,7 @@ export function checkPage(where: string, p: FetchedPage): void {
   if (p.body !== undefined && !(p.body instanceof Uint8Array)) {
     fail(`${where}.body`, `expected a Buffer or Uint8Array, got ${show(p.body)}`);
   }
-  if (p.links !== undefined) {
-    checkArray(`${where}.links`, p.links);
-    p.links.forEach((l, i) => {
-      checkUrl(`${where}.links[${i}].url`, l?.url);
-      checkOptString(`${where}.links[${i}].anchor`, l.anchor);
-    });
-  }
+  if (p.links !== undefined) checkLinks(`${where}.links`, p.links);
   if (p.newUrls !== undefined) checkNewUrls(`${where}.newUrls`, p.newUrls);
 }
 
@@ -88,10 +120,38 @@ export function checkFailure(where: string, f: FetchFailure): void {
   if (f.status !== undefined && f.status !== null) checkInt(`${where}.status`, f.status, 0);
 }
 
+function pageFieldsOk(p: FetchedPage): boolean {
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    isFiniteNumber(p.fetchedAt) &&
+    Number.isInteger(p.status) &&
+    p.status >= 0 &&
+    Number.isInteger(p.bytes) &&
+    p.bytes >= 0 &&
+    isFiniteNumber(p.relevance) &&
+    isOptString(p.contentType) &&
+    isOptString(p.title) &&
+    isOptString(p.contentHash) &&
+    (p.body === undefined || p.body instanceof Uint8Array)
+  );
+}
+
 export function checkOutcomes(where: string, outcomes: readonly Outcome[]): void {
   checkArray(where, outcomes);
   for (let i = 0; i < outcomes.length; i++) {
     const o = outcomes[i] as Outcome;
+    if (typeof o === 'object' && o !== null && isHttpUrl(o.url)) {
+      if (o.state === 'complete' || o.state === 'discard') {
+        const p = o.result;
+        if (pageFieldsOk(p)) {
+          // The lists build the name of a field at fault only on failure.
+          if (p.links !== undefined) checkLinks(`${where}[${i}].result.links`, p.links);
+          if (p.newUrls !== undefined) checkNewUrls(`${where}[${i}].result.newUrls`, p.newUrls);
+          continue;
+        }
+      }
+    }
     const at = `${where}[${i}]`;
     if (typeof o !== 'object' || o === null) fail(at, `expected an object, got ${show(o)}`);
     checkUrl(`${at}.url`, o.url);

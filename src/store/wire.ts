@@ -13,13 +13,12 @@ export type EncodedOutcome =
   | { url: string; state: 'error'; result: FetchFailure };
 
 export function encodeLinks(links: readonly PageLink[]): string {
-  let s = '[';
+  const pairs = new Array<[string, string | null]>(links.length);
   for (let i = 0; i < links.length; i++) {
     const l = links[i] as PageLink;
-    if (i > 0) s += ',';
-    s += `[${JSON.stringify(l.url)},${l.anchor ? JSON.stringify(l.anchor) : 'null'}]`;
+    pairs[i] = [l.url, l.anchor ?? null];
   }
-  return `${s}]`;
+  return JSON.stringify(pairs);
 }
 
 /** The outcomes with `links` encoded (validate them first: see validate.ts). */
