@@ -18,11 +18,17 @@ Commands:
                                           export a store's tables
   report --store DIR --out FILE.html      self-contained HTML report with charts
   inspect URL [--topic FILE] [--json]     fetch one page as the crawler would and explain it
+  topic learn --positive SRC... [--negative SRC...] [--expert FILE] [--out FILE]
+                                          learn a topic file from example pages (TF-IDF)
   testweb [--port N] [--seed S] [--size small|medium|large] [--log FILE]
                                           serve the synthetic test web on 127.0.0.1
   testweb labels [--seed S] [--size ...] [--topic ID] [--format json|urls|topic]
                                           print the test web's ground-truth labels
   demo                                    start the test web and show focuscrawl at work
+  evaluate --store DIR --labels FILE [--topic ID] [--out FILE.html] [--json]
+                                          harvest rate, target recall, keep precision/recall vs labels
+  compare --out-dir DIR --topic FILE --labels FILE --max-pages N --runs SPEC...
+                                          crawl once per run spec and compare them (compare.html)
   help [COMMAND]                          show help (also: COMMAND --help)
   version                                 print the version
 
@@ -46,8 +52,11 @@ const commands: Record<string, () => Promise<Command>> = {
   export: async () => (await import('./commands/export.js')).exportCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
   inspect: async () => (await import('./commands/inspect.js')).inspectCommand,
+  topic: async () => (await import('./commands/topic.js')).topicCommand,
   testweb: async () => (await import('./commands/testweb.js')).testwebCommand,
   demo: async () => (await import('./commands/demo.js')).demoCommand,
+  evaluate: async () => (await import('./commands/evaluate.js')).evaluateCommand,
+  compare: async () => (await import('./commands/compare.js')).compareCommand,
 };
 
 /** Runs the CLI; resolves to the process exit status. */

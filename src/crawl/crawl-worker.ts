@@ -31,7 +31,7 @@ if (port) {
     if (pages.length >= BATCH) flush();
     else timer ??= setTimeout(flush, BATCH_MS);
   });
-  for (const name of ['start', 'progress', 'warning', 'end'] as const) {
+  for (const name of ['start', 'progress', 'warning', 'threshold', 'topic', 'end'] as const) {
     run.on(name, (...args: unknown[]) => {
       flush();
       post({ t: 'event', name, args });

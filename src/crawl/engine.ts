@@ -12,10 +12,11 @@
  */
 import { AbortedError } from '../errors/index.js';
 import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
-import { HostDispatch, type LinkStrategy, strategyByName } from '../frontier/index.js';
-import { createKeywordModel } from '../relevance/index.js';
+import { claimFromQueues, createStrategy, HostDispatch } from '../frontier/index.js';
+import { createRelevanceModel, type RelevanceModelName } from '../relevance/index.js';
 import type { ClaimedUrl, Outcome, StateCounts } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
+import { Adaptation } from './adapt.js';
 import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
 import type { CrawlOptions } from './options.js';
 import { type PageRules, pageOutcome } from './page.js';
@@ -38,6 +39,10 @@ export class Engine {
   readonly #abort = abortController();
   readonly #concurrency: number;
   readonly #claimBatch: number;
+  /** Frontier partitions claimed in turn (multi-queue), 1 otherwise. */
+  readonly #queues: number;
+  readonly #modelName: RelevanceModelName;
+  #adaptation: Adaptation | null = null;
 
   #active = 0;
   #pending: Outcome[] = [];
@@ -61,7 +66,8 @@ export class Engine {
     this.#o = o;
     this.#s = s;
     this.#emit = emit;
-    const strategy = strategyByName(o.strategy) as LinkStrategy;
+    const strategy = createStrategy(o.strategy, o.strategyOptions);
+    this.#queues = strategy.queues ?? 1;
     const inScope = createScopeFilter({
       mode: o.scope,
       seeds: [...s.seeds],
@@ -71,10 +77,12 @@ export class Engine {
     this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
     this.#concurrency = o.fetcher.concurrency ?? 16;
     this.#claimBatch = Math.max(64, Math.min(this.#concurrency * 8, 1024));
-    this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1);
+    this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1, o.domainDiversity);
+    const modelName = o.model ?? s.topic.model ?? 'vsm';
+    this.#modelName = modelName;
     this.#rules = {
-      model: createKeywordModel(s.topic),
-      threshold: s.threshold,
+      model: createRelevanceModel(modelName, s.topic),
+      threshold: s.threshold.value,
       strategy,
       inScope,
       maxDepth: o.maxDepth ?? Number.POSITIVE_INFINITY,
@@ -89,6 +97,7 @@ export class Engine {
       fetched: 0,
       stopReason: null,
       strategy: o.strategy,
+      model: modelName,
     };
   }
 
@@ -122,6 +131,13 @@ export class Engine {
     const { store } = this.#s;
     const runs = [...this.#s.runs, this.#runRecord];
     await store.setMeta(META_RUNS, runs);
+    const adaptation = await Adaptation.create(this.#o, this.#s, this.#modelName, {
+      threshold: (c) => this.#emit('threshold', c),
+      topic: (c) => this.#emit('topic', c),
+    });
+    this.#adaptation = adaptation;
+    this.#rules.model = adaptation.model;
+    if (adaptation.collects) this.#rules.collect = (text, kept) => adaptation.collect(text, kept);
     this.#emit('start', {
       resumed: this.#s.resumed,
       recovered: this.#s.recovered,
@@ -162,6 +178,7 @@ export class Engine {
         this.#counts.waiting += n;
       }
       await this.#trim();
+      await this.#adaptation?.save();
       this.#counts = await store.counts();
       this.#runRecord.endedAt = Date.now();
       this.#runRecord.stopReason = reason;
@@ -218,8 +235,7 @@ export class Engine {
     if (this.#dispatch.size >= this.#claimBatch / 2) return;
     const n = Math.min(this.#claimBatch - this.#dispatch.size, budget);
     this.#claimingCount = n;
-    this.#claiming = this.#s.store
-      .claim(n)
+    this.#claiming = this.#claim(n)
       .then(
         (got) => {
           this.#counts.waiting -= got.length;
@@ -237,6 +253,17 @@ export class Engine {
         this.#claimingCount = 0;
         this.#wake.notify();
       });
+  }
+
+  /** Claims `n` URLs, best first; with several queues, a share from each (frontier/queues.ts). */
+  #claim(n: number): Promise<ClaimedUrl[]> {
+    const store = this.#s.store;
+    if (this.#queues === 1) return store.claim(n);
+    return claimFromQueues(
+      (k, queue) => (queue === undefined ? store.claim(k) : store.claim(k, { queue })),
+      n,
+      this.#queues,
+    );
   }
 
   #start(c: ClaimedUrl): void {
@@ -283,6 +310,7 @@ export class Engine {
         return;
       }
       const p = pageOutcome(c, r, this.#s.seeds.has(c.url), this.#rules, fetchedAt);
+      this.#s.threshold.observe(p.relevance);
       this.#record(c, p.outcome, r.status, p.relevance, p.title, p.newUrls);
     } catch (e) {
       this.#record(
@@ -346,6 +374,7 @@ export class Engine {
         }
         this.#dry = false;
         for (const e of events) this.#emit('page', e);
+        await this.#adaptAfterCommit();
         if (this.#o.maxFrontier !== undefined && this.#counts.waiting > this.#o.maxFrontier) {
           await this.#trim();
         }
@@ -359,6 +388,15 @@ export class Engine {
       }
     })();
     return this.#committing;
+  }
+
+  /** The threshold and topic vector move when their policies say so (adapt.ts). */
+  async #adaptAfterCommit(): Promise<void> {
+    const a = this.#adaptation;
+    if (a === null) return;
+    await a.afterCommit(this.#fetchedTotal);
+    this.#rules.threshold = this.#s.threshold.value;
+    this.#rules.model = a.model;
   }
 
   async #trim(): Promise<void> {

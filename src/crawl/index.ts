@@ -3,8 +3,11 @@ export {
   type CrawlOptions,
   type CrawlOptionsInput,
   crawlOptionsSchema,
+  MODELS,
+  type ModelName,
   STRATEGIES,
   type StrategyName,
+  strategyOptionsSchema,
 } from './options.js';
 export { CrawlRun, crawl } from './run.js';
 export { resolveTopic } from './topic.js';

@@ -2,14 +2,41 @@
 import { z } from 'zod';
 import { InvalidOptionError } from '../errors/index.js';
 import type { FetcherOptionsInput } from '../fetch/index.js';
+import { STRATEGY_NAMES, type StrategyName } from '../frontier/index.js';
 import type { Topic, TopicInput } from '../relevance/index.js';
 import type { Store } from '../store/index.js';
 
 const count = z.number().int().min(1);
 const pattern = z.union([z.string(), z.instanceof(RegExp)]);
 
-export const STRATEGIES = ['best-first', 'bfs'] as const;
-export type StrategyName = (typeof STRATEGIES)[number];
+/** The link ordering strategies (src/frontier). */
+export const STRATEGIES = STRATEGY_NAMES;
+export type { StrategyName };
+
+/** The relevance models (src/relevance). */
+export const MODELS = ['vsm', 'tfidf'] as const;
+export type ModelName = (typeof MODELS)[number];
+
+const unit = z.number().gt(0).lt(1);
+/** Constants of the strategies; each defaults as `DEFAULT_STRATEGY_OPTIONS` says. */
+export const strategyOptionsSchema = z.strictObject({
+  /** Fish/shark: irrelevant pages in a row a path may cross. @default 3 */
+  width: count.optional(),
+  /** Shark: decay δ of the inherited score. @default 0.5 */
+  decay: unit.optional(),
+  /** Shark: weight β of the anchor against its context. @default 0.8 */
+  anchorWeight: z.number().min(0).max(1).optional(),
+  /** Shark: weight γ of the inherited score against the neighbourhood. @default 0.5 */
+  inheritedWeight: z.number().min(0).max(1).optional(),
+  /** Tunnel: the seeds' Val. @default 100 */
+  seedVal: z.number().positive().optional(),
+  /** Tunnel: factor r applied to Val below the threshold. @default 0.5 */
+  tunnelFactor: unit.optional(),
+  /** Tunnel: times r may apply along a path. @default 4 */
+  tunnelSteps: z.number().int().min(0).optional(),
+  /** Multi-queue: number of queues. @default 4 */
+  queues: z.number().int().min(1).max(64).optional(),
+});
 
 export const crawlOptionsSchema = z.strictObject({
   /**
@@ -33,16 +60,65 @@ export const crawlOptionsSchema = z.strictObject({
    */
   seeds: z.array(z.string()).default([]),
   /**
-   * Pages scoring at least this are kept and their links followed; 0 keeps every page.
+   * The keep/discard threshold (docs/topics.md): a number in [0, 1] (fixed; 0 keeps
+   * every page), `'iterative'` (DESIGN 1.2), `'adaptive'` (DESIGN 1.5), or an object
+   * `{ kind, ...parameters }` (e.g. `{ kind: 'iterative', t0: 0.02 }`), unset
+   * parameters taking their defaults.
    * @default the topic's threshold, else 0.1 (DESIGN 1.1)
    */
-  threshold: z.number().min(0).max(1).optional(),
+  threshold: z
+    .union([
+      z.number().min(0).max(1),
+      z.enum(['iterative', 'adaptive']),
+      z.custom<{ kind: string } & Record<string, unknown>>(
+        (v) =>
+          typeof v === 'object' && v !== null && typeof (v as { kind?: unknown }).kind === 'string',
+        { message: 'expected a number in [0, 1], "iterative", "adaptive" or { kind, ... }' },
+      ),
+    ])
+    .optional(),
   /**
-   * Frontier order: `best-first` (a link's priority from its page's relevance and
-   * its anchor/context relevance) or `bfs` (first in, first out).
+   * Frontier order (docs/strategies.md): `best-first` (a link's priority from its
+   * page's relevance and its anchor/context relevance), `bfs` (first in, first
+   * out), `dfs` (deepest first), `fish`, `shark` (fish- and shark-search), `tunnel`
+   * (DESIGN 1.5 genetic factor) or `multi-queue` (DESIGN 1.2).
    * @default 'best-first'
    */
-  strategy: z.enum(STRATEGIES).default('best-first'),
+  strategy: z.enum(STRATEGY_NAMES).default('best-first'),
+  /** Constants of the strategy. @default {} (each constant's own default) */
+  strategyOptions: strategyOptionsSchema.default({}),
+  /**
+   * Domain diversity (DESIGN 1.4): any k consecutive fetches come from k different
+   * registrable domains while the claimed URLs allow it; 1 turns it off.
+   * @default 1
+   */
+  domainDiversity: count.default(1),
+  /**
+   * The relevance model: `vsm` (DESIGN 1.1 keyword cosine) or `tfidf` (DESIGN 1.5
+   * cosine with a learned topic vector).
+   * @default the topic file's `model`, else 'vsm'
+   */
+  model: z.enum(MODELS).optional(),
+  /**
+   * Re-estimate the topic vector from the kept pages as the crawl goes (DESIGN 1.5),
+   * every `intervalPages` kept pages (500), mixing in `rate` (0.3) of the estimate,
+   * at most `maxNewTerms` (5) new terms each time, the drift from the original
+   * vector (1 − cosine) held to `maxDrift` (0.2). `true` takes every default.
+   * @default false
+   */
+  adaptTopic: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        intervalPages: count.optional(),
+        rate: z.number().gt(0).max(1).optional(),
+        maxDrift: z.number().min(0).max(1).optional(),
+        maxNewTerms: z.number().int().min(0).optional(),
+        minShare: z.number().min(0).max(1).optional(),
+        minWeight: z.number().min(0).max(1).optional(),
+      }),
+    ])
+    .default(false),
   /**
    * Stop once the store holds this many fetch outcomes (all runs together).
    * @default unlimited

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FetchResult } from '../fetch/index.js';
-import type { LinkStrategy } from '../frontier/index.js';
+import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
 import { analyzeBody, detach } from '../parse/index.js';
 import type { RelevanceModel } from '../relevance/index.js';
 import type { ClaimedUrl, NewUrl, Outcome, PageLink } from '../store/index.js';
@@ -14,6 +14,7 @@ import type { SeenUrls } from './seen.js';
 
 export interface PageRules {
   model: RelevanceModel;
+  /** The keep/discard threshold in force (it may move between pages). */
   threshold: number;
   strategy: LinkStrategy;
   /** Scope of the crawl: links it rejects are not queued. */
@@ -21,6 +22,8 @@ export interface PageRules {
   maxDepth: number;
   storeBodies: 'kept' | 'all' | 'none';
   seen: SeenUrls;
+  /** Receives every page's text when the topic vector adapts. */
+  collect?: (text: string, kept: boolean) => void;
 }
 
 export interface PageResult {
@@ -34,7 +37,11 @@ function isHttp(url: string): boolean {
   return url.startsWith('http://') || url.startsWith('https://');
 }
 
-/** Builds the outcome of a response; `isSeed` pages have their links followed whatever their relevance. */
+/**
+ * Builds the outcome of a response. The strategy decides whose links are followed:
+ * kept pages' and seeds' always (seeds whatever their relevance), irrelevant
+ * pages' only under strategies that tunnel (fish, shark, tunnel).
+ */
 export function pageOutcome(
   claimed: ClaimedUrl,
   res: FetchResult,
@@ -47,8 +54,19 @@ export function pageOutcome(
   const text = page?.text ?? a.text ?? '';
   const title = page?.title ?? '';
   const relevance = rules.model.relevance({ text, title });
-  const kept = relevance >= rules.threshold;
-  const follow = (kept || isSeed) && page !== undefined && !page.robots.nofollow;
+  const threshold = rules.threshold;
+  const kept = relevance >= threshold;
+  rules.collect?.(text, kept);
+  const parent: ParentInfo = {
+    relevance,
+    kept,
+    isSeed,
+    threshold,
+    depth: claimed.depth,
+    priority: claimed.priority,
+    value: isSeed ? rules.strategy.seedValue : claimed.value,
+  };
+  const follow = page !== undefined && !page.robots.nofollow && rules.strategy.follows(parent);
 
   let links: PageLink[] | undefined;
   let newUrls: NewUrl[] | undefined;
@@ -57,7 +75,7 @@ export function pageOutcome(
     newUrls = [];
     const depth = linkDepth(claimed.depth);
     const deepEnough = depth <= rules.maxDepth;
-    const parent = { relevance, depth: claimed.depth, priority: claimed.priority };
+    const score = (text: string): number => rules.model.relevance({ text });
     const inPage = new Set<string>();
     for (const l of page.links) {
       if (inPage.has(l.url) || !isHttp(l.url)) continue;
@@ -65,18 +83,18 @@ export function pageOutcome(
       // Anchors are slices of the page's text: copies keep it from living on with them.
       const anchor = l.anchor ? detach(l.anchor) : null;
       links.push({ url: l.url, anchor });
-      if (l.nofollow || !deepEnough || !rules.inScope(l.url) || !rules.seen.firstSight(l.url)) {
-        continue;
-      }
-      const ctx = rules.strategy.usesContext
-        ? rules.model.relevance({ text: l.context || l.anchor })
-        : 0;
+      if (l.nofollow || !deepEnough || !rules.inScope(l.url) || rules.seen.has(l.url)) continue;
+      const s = rules.strategy.link(parent, { anchor: l.anchor, context: l.context }, score);
+      // A link left out now may be found again on a better path.
+      if (s === null) continue;
+      rules.seen.add(l.url);
       const item: NewUrl = {
         url: l.url,
         depth,
-        priority: rules.strategy.priority(parent, ctx),
+        priority: s.priority,
         discoveredAt: fetchedAt,
       };
+      if (s.value !== 0) item.value = s.value;
       if (anchor) item.anchor = anchor;
       newUrls.push(item);
     }

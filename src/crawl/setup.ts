@@ -5,7 +5,19 @@ import { join } from 'node:path';
  * processing, resolve the topic, seed, and record the topic and the run.
  */
 import { InvalidOptionError } from '../errors/index.js';
-import { DEFAULT_THRESHOLD, type Topic } from '../relevance/index.js';
+import {
+  DEFAULT_THRESHOLD,
+  META_THRESHOLD,
+  type ThresholdHistory,
+  type Topic,
+} from '../relevance/index.js';
+import {
+  createThreshold,
+  parseThresholdSpec,
+  type ThresholdOverrides,
+  type ThresholdPolicy,
+  type ThresholdSpec,
+} from '../relevance/threshold.js';
 import { DB_FILE, openThreadedStore, type StateCounts, type Store } from '../store/index.js';
 import { canonicalizeUrlOrThrow } from '../url/index.js';
 import type { CrawlOptions } from './options.js';
@@ -18,7 +30,8 @@ export interface Setup {
   /** Whether `crawl` opened the store (and so closes it). */
   ownsStore: boolean;
   topic: Topic;
-  threshold: number;
+  /** The keep/discard threshold, resumed from the store's history when its kind is unchanged. */
+  threshold: ThresholdPolicy;
   seeds: Set<string>;
   resumed: boolean;
   recovered: number;
@@ -39,12 +52,35 @@ function noSeeds(): Error {
   );
 }
 
+/** The threshold spec of the `threshold` option (the topic's threshold when unset). */
+export function thresholdSpecOf(
+  option: CrawlOptions['threshold'],
+  topicThreshold: number | undefined,
+): ThresholdSpec {
+  if (option === undefined) return { kind: 'fixed', value: topicThreshold ?? DEFAULT_THRESHOLD };
+  if (typeof option === 'number') return { kind: 'fixed', value: option };
+  if (typeof option === 'string') return parseThresholdSpec(option);
+  const { kind, value, ...rest } = option;
+  if (kind === 'fixed') {
+    if (Object.keys(rest).length > 0) {
+      throw new InvalidOptionError(
+        `threshold: a fixed threshold takes only "value", not ${Object.keys(rest).join(', ')}`,
+      );
+    }
+    return parseThresholdSpec(typeof value === 'number' ? value : String(value));
+  }
+  if (value !== undefined) {
+    throw new InvalidOptionError(`threshold.value: applies to a fixed threshold only, not ${kind}`);
+  }
+  return parseThresholdSpec(kind, rest as ThresholdOverrides);
+}
+
 export async function setUp(o: CrawlOptions): Promise<Setup> {
   const topic = resolveTopic(o.topic);
   if (topic.keywords.length === 0) {
     throw new InvalidOptionError('the topic has no keywords: give at least one { "word": weight }');
   }
-  const threshold = o.threshold ?? topic.threshold ?? DEFAULT_THRESHOLD;
+  const spec = thresholdSpecOf(o.threshold, topic.threshold);
   const seedList = [...(topic.seeds ?? []), ...o.seeds].map((s, i) => {
     try {
       return canonicalizeUrlOrThrow(s);
@@ -82,16 +118,21 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
         'the topic differs from the one this store was crawled with: using the new one',
       );
     }
-    if (stored && stored.threshold !== threshold) {
-      warnings.push(`the threshold changed from ${stored.threshold} to ${threshold}`);
+    const saved = await store.getMeta<ThresholdHistory>(META_THRESHOLD);
+    const threshold = createThreshold(spec, saved?.kind === spec.kind ? saved : undefined);
+    if (stored && spec.kind === 'fixed' && stored.threshold !== threshold.value) {
+      warnings.push(`the threshold changed from ${stored.threshold} to ${threshold.value}`);
+    } else if (saved && saved.kind !== spec.kind) {
+      warnings.push(`the threshold changed from ${saved.kind} to ${spec.kind}: starting afresh`);
     }
+    await store.setMeta(META_THRESHOLD, threshold.history());
     const recovered = await store.recover();
     const seedsAdded = seedList.length > 0 ? await store.addSeeds(seedList) : 0;
     await store.setKeywords(keywords);
     await store.setMeta(META_TOPIC, {
       name: topic.name ?? null,
       keywords,
-      threshold,
+      threshold: threshold.value,
     } satisfies StoredTopic);
     const runs = (await store.getMeta<CrawlRunRecord[]>(META_RUNS)) ?? [];
     const stats = await store.stats({ topHosts: 0 });

@@ -32,7 +32,11 @@ export const STORE_THREAD_HEAP: HeapLimits = {
 
 export type ToCrawlThread = { t: 'stop' };
 export type FromCrawlThread =
-  | { t: 'event'; name: 'start' | 'progress' | 'warning' | 'end'; args: unknown[] }
+  | {
+      t: 'event';
+      name: 'start' | 'progress' | 'warning' | 'threshold' | 'topic' | 'end';
+      args: unknown[];
+    }
   | { t: 'pages'; events: PageEvent[] }
   | { t: 'done'; summary: CrawlSummary }
   | { t: 'error'; error: ErrorData };

@@ -104,7 +104,11 @@ export interface CrawlRunRecord {
   /** null while running or when the process died. */
   stopReason: StopReason | null;
   strategy: string;
+  /** The relevance model (`vsm`, `tfidf`); absent in runs recorded before models were selectable. */
+  model?: string;
 }
+
+import type { ThresholdChange, TopicChange } from '../relevance/index.js';
 
 /** Events of a running crawl (`run.on(name, listener)`). */
 export interface CrawlEvents {
@@ -115,5 +119,9 @@ export interface CrawlEvents {
   progress: [progress: CrawlProgress];
   /** Something the user should know that does not stop the crawl. */
   warning: [message: string];
+  /** The keep/discard threshold moved (iterative or adaptive thresholds). */
+  threshold: [change: ThresholdChange];
+  /** The topic vector was re-estimated (`adaptTopic`). */
+  topic: [change: TopicChange];
   end: [summary: CrawlSummary];
 }

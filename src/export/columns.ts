@@ -51,6 +51,7 @@ export const URL_COLUMNS: readonly Column<UrlRecord>[] = [
   { name: 'state', value: (r) => r.state },
   { name: 'depth', value: (r) => r.depth },
   { name: 'priority', value: (r) => r.priority },
+  { name: 'value', value: (r) => r.value },
   { name: 'parent', value: (r) => r.parent },
   { name: 'anchor', value: (r) => r.anchor },
   { name: 'discoveredAt', value: (r) => iso(r.discoveredAt) },

@@ -21,6 +21,46 @@ export function formatTable(header: string[], rows: string[][]): string[] {
   return [line(header), ...rows.map(line)];
 }
 
+/** A threshold or weight as people read it: `0.1`, `0.1834`. */
+const short = (x: number) => String(+x.toPrecision(4));
+
+/** The threshold and topic-vector rows, when the crawl recorded their histories. */
+function adaptationLines(d: StatusData): string[] {
+  const out: string[] = [];
+  const row = (k: string, v: string) => out.push(`${k.padEnd(15)} ${v}`);
+  const t = d.threshold;
+  if (t) {
+    const changes = t.changes === 1 ? '1 change' : `${formatCount(t.changes)} changes`;
+    const moved = t.changes === 0 ? short(t.value) : `${short(t.initial)} → ${short(t.value)}`;
+    row('Threshold', `${t.kind} ${moved}${t.frozen ? ', frozen' : ''} (${changes})`);
+    if (t.last.length > 0) {
+      out.push(`  last ${t.last.length === 1 ? 'change' : `${t.last.length} changes`}`);
+      const table = formatTable(
+        ['rule', 'fetched', 'from', 'to', 'at'],
+        t.last.map((c) => [
+          c.rule,
+          formatCount(c.fetched),
+          short(c.from),
+          short(c.to),
+          formatTime(c.at),
+        ]),
+      );
+      for (const l of table) out.push(`    ${l}`);
+    }
+  }
+  const v = d.topicVector;
+  if (v) {
+    const changes = v.changes === 1 ? '1 change' : `${formatCount(v.changes)} changes`;
+    const last = v.last;
+    const tail =
+      last === null
+        ? ''
+        : `; last at ${formatCount(last.fetched)} fetched: drift ${last.drift.toFixed(3)}${last.limited ? ' (limited)' : ''}, +${last.added.length} / −${last.removed.length} keywords`;
+    row('Topic vector', `${changes}${tail} (${formatCount(v.keywords)} keywords now)`);
+  }
+  return out;
+}
+
 /** The status table (DESIGN 1.1's statistics and more). */
 export function formatStatus(d: StatusData): string {
   const lines: string[] = [];
@@ -55,6 +95,7 @@ export function formatStatus(d: StatusData): string {
   }
   row('Pages/s', d.pagesPerSec === null ? '–' : d.pagesPerSec.toFixed(2));
   row('Harvest rate', `${formatPercent(d.harvestRate)} (complete / (complete + discard))`);
+  lines.push(...adaptationLines(d));
 
   lines.push('', 'URL states');
   for (const s of URL_STATES) lines.push(`  ${s.padEnd(13)} ${n(d.counts[s]).padStart(10)}`);

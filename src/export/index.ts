@@ -1,5 +1,12 @@
 // Public surface of the export stage: streaming JSON Lines / CSV exports of a store,
 // and the figures of `status`, shared with the report.
+export {
+  META_THRESHOLD,
+  META_TOPIC_HISTORY,
+  readAdaptation,
+  readThresholdHistory,
+  readTopicHistory,
+} from './adaptation.js';
 export { type Column, HISTORY_COLUMNS, LINK_COLUMNS, pageColumns, URL_COLUMNS } from './columns.js';
 export { BOM, type Cell, CSV_EOL, csvField, csvRecord, jsonRecord } from './csv.js';
 export {

@@ -6,7 +6,12 @@ import {
   type StopReason,
   type StoredTopic,
 } from '../crawl/index.js';
+import type { ThresholdChange, ThresholdKind, TopicChange } from '../relevance/history.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
+import { readAdaptation } from './adaptation.js';
+
+/** Threshold changes listed by `status`. */
+export const STATUS_LAST_CHANGES = 5;
 
 /** One run of `crawl` on the store (`getMeta('runs')`). */
 export interface RunInfo {
@@ -56,6 +61,31 @@ export interface StatusData {
   /** The topic the crawl scored pages with (`getMeta('topic')`); null when none is recorded. */
   topic: { name: string | null; threshold: number | null; keywords: number } | null;
   runs: { count: number; lastStopReason: StopReason | null; list: RunInfo[] };
+  /**
+   * The keep/discard threshold as the crawl adapted it (DESIGN 1.2, 1.5); null when
+   * the crawl recorded no threshold history.
+   */
+  threshold: {
+    kind: ThresholdKind;
+    initial: number;
+    /** The threshold in force now. */
+    value: number;
+    /** True once an iterative threshold converged. */
+    frozen: boolean;
+    /** Changes recorded (the oldest beyond 1,000 are dropped, the first kept). */
+    changes: number;
+    /** The last few changes, oldest first. */
+    last: ThresholdChange[];
+  } | null;
+  /** Re-estimations of the topic vector (DESIGN 1.5); null when none is recorded. */
+  topicVector: {
+    changes: number;
+    /** Drift of the last change: 1 − cos(original vector, new vector). */
+    lastDrift: number | null;
+    last: TopicChange | null;
+    /** Keywords in the vector now. */
+    keywords: number;
+  } | null;
   /** Hosts with the most fetches first. */
   topHosts: HostStats[];
 }
@@ -104,6 +134,7 @@ export async function gatherStatus(
   const runs = readRuns(await store.getMeta(META_RUNS));
   const topic = readTopic(await store.getMeta(META_TOPIC));
   const seeds = (await store.getSeeds()).length;
+  const adaptation = await readAdaptation(store);
   const { complete, discard } = stats.counts;
 
   let timeSource: StatusData['timeSource'] = null;
@@ -147,6 +178,35 @@ export async function gatherStatus(
       lastStopReason: runs.at(-1)?.stopReason ?? null,
       list: runs,
     },
+    threshold: thresholdStatus(adaptation.threshold),
+    topicVector: topicStatus(adaptation.topic),
     topHosts: stats.topHosts,
+  };
+}
+
+function thresholdStatus(
+  h: Awaited<ReturnType<typeof readAdaptation>>['threshold'],
+): StatusData['threshold'] {
+  if (h === null) return null;
+  return {
+    kind: h.kind,
+    initial: h.initial,
+    value: h.value,
+    frozen: h.frozen,
+    changes: h.changes.length,
+    last: h.changes.slice(-STATUS_LAST_CHANGES),
+  };
+}
+
+function topicStatus(
+  h: Awaited<ReturnType<typeof readAdaptation>>['topic'],
+): StatusData['topicVector'] {
+  if (h === null) return null;
+  const last = h.changes.at(-1) ?? null;
+  return {
+    changes: h.changes.length,
+    lastDrift: last?.drift ?? null,
+    last,
+    keywords: Object.keys(h.keywords).length,
   };
 }

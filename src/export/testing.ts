@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CrawlRunRecord, StoredTopic } from '../crawl/index.js';
+import type { ThresholdHistory, TopicHistory } from '../relevance/history.js';
 import { openStore } from '../store/index.js';
 
 /** 2024-05-01T12:00:00Z */
@@ -210,3 +211,59 @@ export function parseCsv(text: string): string[][] {
   if (field !== '' || fields.length > 0) throw new Error('the last record has no CRLF');
   return records;
 }
+
+/** A threshold history as a crawl with an iterative threshold stores it (7 changes, frozen). */
+export const SAMPLE_THRESHOLD: ThresholdHistory = {
+  kind: 'iterative',
+  initial: 0.05,
+  value: 0.1834,
+  frozen: true,
+  changes: [
+    [100, 0.05, 0.12, 'iterative'],
+    [200, 0.12, 0.15, 'iterative'],
+    [300, 0.15, 0.17, 'iterative'],
+    [400, 0.17, 0.18, 'iterative'],
+    [500, 0.18, 0.183, 'iterative'],
+    [600, 0.183, 0.1834, 'iterative'],
+    [600, 0.1834, 0.1834, 'converged'],
+  ].map(([fetched, from, to, rule], i) => ({
+    at: T0 + (i + 1) * 1000,
+    fetched: fetched as number,
+    from: from as number,
+    to: to as number,
+    rule: rule as string,
+  })),
+  state: { histogram: [1, 2, 3] },
+};
+
+/** A topic-vector history with two re-estimations; a keyword carries markup. */
+export const SAMPLE_TOPIC_HISTORY: TopicHistory = {
+  changes: [
+    {
+      at: T0 + 5000,
+      fetched: 500,
+      drift: 0.0123,
+      limited: false,
+      added: ['面板', '分辨率'],
+      removed: ['价格'],
+      top: [
+        ['显示器', 1],
+        ['面板', 0.5],
+      ],
+    },
+    {
+      at: T0 + 9000,
+      fetched: 1000,
+      drift: 0.04213,
+      limited: true,
+      added: ['<b>液晶</b>'],
+      removed: [],
+      top: [
+        ['显示器', 1],
+        ['<b>液晶</b>', 0.3125],
+        ['面板', 0.25],
+      ],
+    },
+  ],
+  keywords: { 显示器: 1, '<b>液晶</b>': 0.3125, 面板: 0.25, 分辨率: 0.1 },
+};

@@ -2,20 +2,38 @@
  * Claimed URLs waiting for a fetch slot, handed out in claim order (best first)
  * but skipping URLs whose host already has `perHost` fetches running, so that
  * one slow or rate-limited host does not hold every slot.
+ *
+ * Domain diversity (DESIGN 1.4): with `diversity` k > 1, any k consecutive fetches
+ * started come from k different registrable domains whenever the URLs waiting
+ * here allow it; when they do not (fewer domains are left than k), the URL whose
+ * domain was fetched longest ago goes next rather than none.
  */
-import { hostOf } from '../url/index.js';
+import { hostOf, registrableDomainOfHost } from '../url/index.js';
 
 export interface Dispatchable {
   url: string;
 }
 
+interface Entry<T> {
+  item: T;
+  host: string;
+  domain: string;
+}
+
 export class HostDispatch<T extends Dispatchable> {
   readonly #perHost: number;
-  #items: { item: T; host: string }[] = [];
+  readonly #diversity: number;
+  #items: Entry<T>[] = [];
   readonly #active = new Map<string, number>();
+  /** Domains of the last `diversity − 1` fetches started, oldest first. */
+  readonly #recent: string[] = [];
+  /** Sequence number of the last fetch started per domain. */
+  readonly #lastUse = new Map<string, number>();
+  #started = 0;
 
-  constructor(perHost: number) {
+  constructor(perHost: number, diversity = 1) {
     this.#perHost = perHost;
+    this.#diversity = diversity;
   }
 
   get size(): number {
@@ -23,26 +41,52 @@ export class HostDispatch<T extends Dispatchable> {
   }
 
   push(items: readonly T[]): void {
-    for (const item of items) this.#items.push({ item, host: hostOf(item.url) ?? '' });
+    for (const item of items) {
+      const host = hostOf(item.url) ?? '';
+      const domain = this.#diversity > 1 ? (registrableDomainOfHost(host) ?? host) : host;
+      this.#items.push({ item, host, domain });
+    }
   }
 
   /**
-   * Removes and returns the first item whose host has a free slot and counts it
-   * as active; undefined when none can start now.
+   * Removes and returns the first item whose host has a free slot (and, with
+   * diversity, whose domain is not among the last fetches) and counts it as
+   * active; undefined when none can start now.
    */
   take(): T | undefined {
     const items = this.#items;
+    let fallback = -1;
+    let fallbackUse = Number.POSITIVE_INFINITY;
     for (let i = 0; i < items.length; i++) {
-      const e = items[i] as { item: T; host: string };
-      const n = this.#active.get(e.host) ?? 0;
-      if (n < this.#perHost) {
-        this.#active.set(e.host, n + 1);
-        if (i === 0) items.shift();
-        else items.splice(i, 1);
-        return e.item;
+      const e = items[i] as Entry<T>;
+      if ((this.#active.get(e.host) ?? 0) >= this.#perHost) continue;
+      if (this.#diversity > 1 && this.#recent.includes(e.domain)) {
+        const use = this.#lastUse.get(e.domain) ?? -1;
+        if (use < fallbackUse) {
+          fallback = i;
+          fallbackUse = use;
+        }
+        continue;
       }
+      return this.#takeAt(i);
     }
-    return undefined;
+    return fallback >= 0 ? this.#takeAt(fallback) : undefined;
+  }
+
+  #takeAt(i: number): T {
+    const items = this.#items;
+    const e = items[i] as Entry<T>;
+    this.#active.set(e.host, (this.#active.get(e.host) ?? 0) + 1);
+    if (i === 0) items.shift();
+    else items.splice(i, 1);
+    if (this.#diversity > 1) {
+      this.#lastUse.set(e.domain, this.#started++);
+      const at = this.#recent.indexOf(e.domain);
+      if (at >= 0) this.#recent.splice(at, 1);
+      this.#recent.push(e.domain);
+      if (this.#recent.length > this.#diversity - 1) this.#recent.shift();
+    }
+    return e.item;
   }
 
   /** A fetch of `url`'s host ended. */

@@ -1,6 +1,35 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bestFirst, breadthFirst, HostDispatch, strategyByName } from './index.js';
+import {
+  bestFirst,
+  breadthFirst,
+  claimFromQueues,
+  createStrategy,
+  DEFAULT_STRATEGY_OPTIONS,
+  depthFirst,
+  HostDispatch,
+  type ParentInfo,
+  strategyByName,
+  type TextScorer,
+} from './index.js';
+
+const parent = (p: Partial<ParentInfo> = {}): ParentInfo => ({
+  relevance: 0,
+  kept: false,
+  isSeed: false,
+  threshold: 0.1,
+  depth: 1,
+  priority: 0,
+  value: 0,
+  ...p,
+});
+/** Scores text by table: anchors and contexts are named after their score. */
+const scorer: TextScorer = (t) => Number(t) || 0;
+const text = (anchor: number | '', context: number | '' = '') => ({
+  anchor: String(anchor),
+  context: String(context),
+});
+const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 
 test('best-first priority: mean of parent relevance and link context relevance', () => {
   const cases: [parentRelevance: number, context: number, expected: number][] = [
@@ -11,27 +40,93 @@ test('best-first priority: mean of parent relevance and link context relevance',
     [0.5, 0.3, 0.4],
   ];
   for (const [relevance, ctx, expected] of cases) {
-    const p = bestFirst.priority({ relevance, depth: 1, priority: 0 }, ctx);
-    assert.ok(Math.abs(p - expected) < 1e-12, `${relevance}, ${ctx} → ${p}`);
+    const s = bestFirst.link(parent({ relevance, kept: true }), text('', ctx), scorer);
+    assert.ok(s && near(s.priority, expected), `${relevance}, ${ctx} → ${s?.priority}`);
   }
-  // A relevant page's unremarkable link outranks an irrelevant page's.
-  assert.ok(
-    bestFirst.priority({ relevance: 0.9, depth: 1, priority: 0 }, 0) >
-      bestFirst.priority({ relevance: 0.05, depth: 1, priority: 0 }, 0),
-  );
+  // The context is scored when there is one, else the anchor.
+  assert.equal(bestFirst.link(parent(), text(0.4, ''), scorer)?.priority, 0.2);
+  assert.equal(bestFirst.link(parent(), text(0.4, 0.8), scorer)?.priority, 0.4);
 });
 
-test('bfs gives every link the same priority, so discovery order decides', () => {
-  assert.equal(breadthFirst.priority({ relevance: 1, depth: 3, priority: 5 }, 1), 0);
-  assert.equal(breadthFirst.priority({ relevance: 0, depth: 0, priority: 0 }, 0), 0);
-  assert.equal(breadthFirst.usesContext, false);
+test('bfs, best-first, dfs, multi-queue follow kept pages and seeds only', () => {
+  for (const s of [bestFirst, breadthFirst, depthFirst, createStrategy('multi-queue')]) {
+    assert.equal(s.follows(parent({ kept: true })), true, s.name);
+    assert.equal(s.follows(parent({ isSeed: true })), true, s.name);
+    assert.equal(s.follows(parent({ value: 99 })), false, s.name);
+  }
+  assert.equal(breadthFirst.link(parent({ relevance: 1 }), text(1, 1), scorer)?.priority, 0);
+  assert.equal(depthFirst.link(parent({ depth: 4 }), text(0), scorer)?.priority, 5);
+  assert.equal(createStrategy('multi-queue').queues, DEFAULT_STRATEGY_OPTIONS.queues);
+});
+
+test('fish-search: budget resets on relevant pages, drops by one on irrelevant ones', () => {
+  const fish = createStrategy('fish', { width: 3 });
+  assert.equal(fish.seedValue, 3);
+  // [kept, parent budget, follows, child priority, child budget]
+  const cases: [boolean, number, boolean, number, number][] = [
+    [true, 1, true, 1, 3],
+    [false, 3, true, 0, 2],
+    [false, 2, true, 0, 1],
+    [false, 1, false, 0, 0],
+  ];
+  for (const [kept, value, follows, priority, budget] of cases) {
+    const p = parent({ kept, value });
+    assert.equal(fish.follows(p), follows, `kept ${kept} budget ${value}`);
+    if (follows) assert.deepEqual(fish.link(p, text(0), scorer), { priority, value: budget });
+  }
+});
+
+test('shark-search: inherited score and neighbourhood, worked by hand', () => {
+  const shark = createStrategy('shark', {
+    width: 3,
+    decay: 0.5,
+    anchorWeight: 0.8,
+    inheritedWeight: 0.5,
+  });
+  // Relevant parent (relevance 0.6): inherited = 0.5·0.6 = 0.3; anchor 0.5 scores, so
+  // context counts 1: neighbourhood = 0.8·0.5 + 0.2·1 = 0.6; priority = 0.5·0.3 + 0.5·0.6.
+  let s = shark.link(parent({ kept: true, relevance: 0.6, value: 2.4 }), text(0.5, 0.1), scorer);
+  assert.ok(s && near(s.priority, 0.45) && near(s.value, 3.3), JSON.stringify(s));
+  // Irrelevant parent with budget 3 and inherited 0.3: child inherits 0.15, budget 2;
+  // anchor 0 → context 0.4 counts: neighbourhood = 0.2·0.4 = 0.08; priority 0.075 + 0.04.
+  s = shark.link(parent({ relevance: 0.02, value: 3.3 }), text('', 0.4), scorer);
+  assert.ok(s && near(s.priority, 0.115) && near(s.value, 2.15), JSON.stringify(s));
+  // The budget runs out as in fish-search.
+  assert.equal(shark.follows(parent({ value: 1.15 })), false);
+  assert.equal(shark.follows(parent({ value: 2.15 })), true);
+  // Seeds pass on nearly their whole inherited score even when irrelevant.
+  s = shark.link(parent({ isSeed: true, value: shark.seedValue }), text(''), scorer);
+  assert.ok(s && s.value > 3.49 && s.value < 3.5, JSON.stringify(s));
+});
+
+test('tunnelling: Val inherited above the threshold, multiplied by r below, ordered by Val then val', () => {
+  const t = createStrategy('tunnel', { seedVal: 100, tunnelFactor: 0.5, tunnelSteps: 2 });
+  assert.equal(t.seedValue, 100);
+  // val = mean(parent relevance, context): 0.5·0.4 + 0.5·0.2 = 0.3 ≥ 0.1 → inherits 100.
+  const a = t.link(parent({ kept: true, relevance: 0.4, value: 100 }), text('', 0.2), scorer);
+  assert.ok(a && near(a.value, 100) && near(a.priority, 0.999 * 0.3), JSON.stringify(a));
+  // val = 0.5·0.05 + 0 = 0.025 < 0.1 → Val 50, one step down.
+  const b = t.link(parent({ relevance: 0.05, value: 100 }), text('', 0), scorer);
+  assert.ok(b && near(b.value, 50) && near(b.priority, -1 + 0.999 * 0.025), JSON.stringify(b));
+  // Any Val-100 link outranks every Val-50 link, whatever their val.
+  assert.ok(a.priority > b.priority);
+  const c = t.link(parent({ relevance: 0.05, value: 100 }), text('', 0.1), scorer);
+  assert.ok(c && near(c.value, 50) && c.priority > b.priority, 'same Val: higher val first');
+  // Two steps allowed: 25 still queued, 12.5 dropped; irrelevant pages followed until then.
+  assert.equal(t.link(parent({ value: 50 }), text(''), scorer)?.value, 25);
+  assert.equal(t.link(parent({ value: 25 }), text(''), scorer), null);
+  assert.equal(t.follows(parent({ value: 50 })), true);
+  assert.equal(t.follows(parent({ value: 25 })), false);
+  assert.equal(t.follows(parent({ value: 25, kept: true })), true);
 });
 
 test('strategies by name', () => {
   assert.equal(strategyByName('best-first'), bestFirst);
   assert.equal(strategyByName('bfs'), breadthFirst);
+  assert.equal(strategyByName('dfs'), depthFirst);
+  assert.equal(strategyByName('tunnel')?.name, 'tunnel');
   assert.equal(strategyByName('toString'), undefined);
-  assert.equal(strategyByName('dfs'), undefined);
+  assert.equal(strategyByName('bayes'), undefined);
 });
 
 test('host dispatch: claim order, but a busy host does not hold the slots', () => {
@@ -62,4 +157,47 @@ test('host dispatch: per-host concurrency and drain', () => {
     ['http://a.test/3'],
   );
   assert.equal(d.size, 0);
+});
+
+test('domain diversity: k consecutive fetches from k domains while the window allows', () => {
+  const d = new HostDispatch<{ url: string }>(4, 3);
+  d.push([
+    { url: 'http://a.test/1' },
+    { url: 'http://www.a.test/2' },
+    { url: 'http://a.test/3' },
+    { url: 'http://b.test/1' },
+    { url: 'http://b.test/2' },
+    { url: 'http://c.test/1' },
+  ]);
+  const order = () => d.take()?.url;
+  assert.equal(order(), 'http://a.test/1');
+  assert.equal(order(), 'http://b.test/1', 'www.a.test is the same domain as a.test');
+  assert.equal(order(), 'http://c.test/1');
+  assert.equal(order(), 'http://www.a.test/2', 'a.test is no longer among the last two');
+  // Only a.test and b.test are left; b.test was used longest ago of the two blocked ones.
+  assert.equal(order(), 'http://b.test/2');
+  assert.equal(order(), 'http://a.test/3', 'fewer domains than k: the oldest goes next');
+  assert.equal(d.take(), undefined);
+});
+
+test('multi-queue claims: equal shares, interleaved, never more than asked', async () => {
+  const queues = [['a1', 'a2', 'a3'], ['b1'], ['c1', 'c2', 'c3']];
+  let asked: number[] = [];
+  const claim = async (n: number, q?: { index: number; of: number }) => {
+    if (q === undefined) {
+      asked.push(-n);
+      const out: string[] = [];
+      for (const x of queues) out.push(...x.splice(0, n - out.length));
+      return out;
+    }
+    asked[q.index] = n;
+    return (queues[q.index] ?? []).splice(0, n);
+  };
+  assert.deepEqual(await claimFromQueues(claim, 6, 3), ['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+  // b ran short by one: the rest came from the whole frontier (a3 in this table).
+  assert.deepEqual(asked, [2, 2, 2, -1]);
+  asked = [];
+  // Two for three queues: one each for the first two (empty), then the whole frontier.
+  assert.deepEqual(await claimFromQueues(claim, 2, 3), ['c3']);
+  assert.deepEqual(asked, [1, 1, -2]);
 });

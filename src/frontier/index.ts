@@ -1,10 +1,25 @@
 // Public surface of the frontier stage: link ordering strategies and host-aware dispatch.
 export { type Dispatchable, HostDispatch } from './dispatch.js';
+export { claimFromQueues, type QueueClaim } from './queues.js';
 export {
-  bestFirst,
-  breadthFirst,
-  type LinkStrategy,
-  type ParentInfo,
+  createStrategy,
+  DEFAULT_STRATEGY_OPTIONS,
   STRATEGY_NAMES,
+  type StrategyName,
   strategyByName,
+} from './registry.js';
+export { bestFirst, bestFirstPriority } from './strategies/best-first.js';
+export { breadthFirst } from './strategies/bfs.js';
+export { depthFirst } from './strategies/dfs.js';
+export { fishSearch } from './strategies/fish.js';
+export { multiQueue } from './strategies/multi-queue.js';
+export { sharkSearch } from './strategies/shark.js';
+export { tunnelling } from './strategies/tunnel.js';
+export type {
+  LinkScore,
+  LinkStrategy,
+  LinkText,
+  ParentInfo,
+  StrategyOptions,
+  TextScorer,
 } from './strategy.js';

@@ -1,57 +1,79 @@
 /**
- * Link ordering strategies: how a newly found link's priority is computed from
- * the page it was found on and its own anchor/context. Pure. The store's frontier
- * claims the highest priority first, ties in discovery order, so a strategy only
- * has to say what a priority is.
+ * The strategy interface (see docs/strategies.md): for every link of a fetched
+ * page, whether it joins the frontier, its priority and the value it carries for
+ * its own links. Strategies are pure. The store's frontier claims the highest
+ * priority first, ties in discovery order, so a strategy only says what a
+ * priority is; the value is kept with the URL in the store and handed back when
+ * the URL is claimed (`ClaimedUrl.value`).
  */
 
 /** What a strategy knows about the page a link was found on. */
 export interface ParentInfo {
   /** The page's relevance to the topic, in [0, 1]. */
   relevance: number;
+  /** Whether the page passed the threshold (it is kept). */
+  kept: boolean;
+  /** Whether the page is a seed (DESIGN 1.5 gives seeds the highest value). */
+  isSeed: boolean;
+  /** The keep/discard threshold in force. */
+  threshold: number;
   depth: number;
-  /** The priority the page itself was claimed with. */
+  /** The priority the page was claimed with. */
   priority: number;
+  /** The value the page was claimed with (for seeds: the strategy's `seedValue`). */
+  value: number;
+}
+
+/** The text around one link, and the model that scores text. */
+export interface LinkText {
+  anchor: string;
+  /** The words around the link (anchor included); may be ''. */
+  context: string;
+}
+
+/** Scores a piece of text against the topic, in [0, 1]. */
+export type TextScorer = (text: string) => number;
+
+export interface LinkScore {
+  priority: number;
+  value: number;
 }
 
 export interface LinkStrategy {
   readonly name: string;
-  /** Whether `priority` reads `contextRelevance` (scoring link contexts costs time). */
-  readonly usesContext: boolean;
+  /** The value seeds carry. */
+  readonly seedValue: number;
+  /** Whether the links of this page join the frontier at all. */
+  follows(parent: ParentInfo): boolean;
   /**
-   * The priority of a link; any finite number, higher is fetched sooner.
-   * @param contextRelevance relevance of the link's anchor and surrounding text, in [0, 1]
-   *   (0 when `usesContext` is false)
+   * The priority (any finite number, higher is fetched sooner) and carried value of
+   * one link of a followed page, or null to leave it out. `score` is called only
+   * for what the strategy reads: scoring link text costs time.
    */
-  priority(parent: ParentInfo, contextRelevance: number): number;
+  link(parent: ParentInfo, text: LinkText, score: TextScorer): LinkScore | null;
 }
 
-/**
- * Best-first: the mean of the parent page's relevance and the link's anchor/context
- * relevance (both in [0, 1]). A relevant page's links come before an irrelevant
- * seed's; among them, links whose anchor and surroundings speak of the topic first.
- */
-export const bestFirst: LinkStrategy = {
-  name: 'best-first',
-  usesContext: true,
-  priority: (parent, contextRelevance) => 0.5 * parent.relevance + 0.5 * contextRelevance,
-};
-
-/** Breadth-first: every link has the same priority, so discovery order decides (FIFO). */
-export const breadthFirst: LinkStrategy = {
-  name: 'bfs',
-  usesContext: false,
-  priority: () => 0,
-};
-
-const STRATEGIES: Record<string, LinkStrategy> = {
-  'best-first': bestFirst,
-  bfs: breadthFirst,
-};
-
-/** The strategy of that name; undefined for an unknown name. */
-export function strategyByName(name: string): LinkStrategy | undefined {
-  return Object.hasOwn(STRATEGIES, name) ? STRATEGIES[name] : undefined;
+/** Tunable constants of the strategies, with their defaults. */
+export interface StrategyOptions {
+  /** Fish/shark: how many irrelevant pages in a row a path may cross. @default 3 */
+  width: number;
+  /** Shark: decay δ of the inherited score. @default 0.5 */
+  decay: number;
+  /** Shark: weight β of the anchor against the context. @default 0.8 */
+  anchorWeight: number;
+  /** Shark: weight γ of the inherited score against the neighbourhood. @default 0.5 */
+  inheritedWeight: number;
+  /** Tunnel: seeds' Val (DESIGN 1.5: 100). @default 100 */
+  seedVal: number;
+  /** Tunnel: factor r applied to Val when a link's val is below the threshold. @default 0.5 */
+  tunnelFactor: number;
+  /** Tunnel: how many times r may apply along a path before links are dropped. @default 4 */
+  tunnelSteps: number;
+  /** Multi-queue: number of queues. @default 4 */
+  queues: number;
 }
 
-export const STRATEGY_NAMES: readonly string[] = Object.keys(STRATEGIES);
+/** Kept pages and seeds: the pages whose links every strategy follows. */
+export const keptOrSeed = (p: ParentInfo): boolean => p.kept || p.isSeed;
+/** The text a link is scored on: its context, or its anchor when it has none. */
+export const contextOf = (t: LinkText): string => t.context || t.anchor;

@@ -28,23 +28,29 @@ export interface KeywordScore extends RelevanceScore {
   keywords: { word: string; weight: number; count: number }[];
 }
 
-export function createKeywordModel(
-  topic: Pick<Topic, 'keywords'>,
-  options: KeywordModelOptions = {},
-): RelevanceModel<KeywordScore> {
+/** Validates model options (shared by the vsm and tfidf models). */
+export function parseKeywordModelOptions(
+  options: KeywordModelOptions,
+): z.output<typeof keywordModelOptionsSchema> {
   const parsed = keywordModelOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InvalidOptionError(
-      `Invalid keyword model option ${issue?.path.join('.') || '(options)'}: ${issue?.message}`,
-      { cause: parsed.error },
-    );
-  }
-  const { titleWeight } = parsed.data;
-  const words = topic.keywords.map((k) => k.word);
-  const weights = topic.keywords.map((k) => k.weight);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new InvalidOptionError(
+    `Invalid keyword model option ${issue?.path.join('.') || '(options)'}: ${issue?.message}`,
+    { cause: parsed.error },
+  );
+}
+
+/**
+ * Frequencies f_i of `words` on a page: count in text + titleWeight × count in title
+ * (the text stage's fast keyword counter; no segmenter).
+ */
+export function createPageCounter(
+  words: readonly string[],
+  titleWeight: number,
+): (page: PageInput) => number[] {
   const count = createKeywordCounter(words);
-  const frequencies = (page: PageInput): number[] => {
+  return (page: PageInput): number[] => {
     const freqs = count(page.text);
     if (titleWeight > 0 && page.title) {
       const inTitle = count(page.title);
@@ -54,6 +60,16 @@ export function createKeywordModel(
     }
     return freqs;
   };
+}
+
+export function createKeywordModel(
+  topic: Pick<Topic, 'keywords'>,
+  options: KeywordModelOptions = {},
+): RelevanceModel<KeywordScore> {
+  const { titleWeight } = parseKeywordModelOptions(options);
+  const words = topic.keywords.map((k) => k.word);
+  const weights = topic.keywords.map((k) => k.weight);
+  const frequencies = createPageCounter(words, titleWeight);
   return {
     name: 'keyword-vsm',
     score(page: PageInput): KeywordScore {

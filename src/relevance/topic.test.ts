@@ -127,10 +127,51 @@ describe('parseTopic', () => {
     );
   });
 
+  it('reads the learned fields: model, idf (normalised like keywords) and documents', () => {
+    const t = parseTopic(
+      JSON.stringify({
+        keywords: { 电网: 1, Grid: 0.5 },
+        model: 'tfidf',
+        idf: { 电网: 0.7, GRID: 1.25, unused: 2 },
+        documents: 40,
+      }),
+    );
+    assert.equal(t.model, 'tfidf');
+    assert.deepEqual(t.idf, { 电网: 0.7, grid: 1.25, unused: 2 });
+    assert.equal(t.documents, 40);
+  });
+
+  it('names the field at fault in model, idf and documents', () => {
+    fails(
+      '{"keywords": {"a": 1}, "model": "bayes"}',
+      'topic.json: model: expected "vsm" or "tfidf", got "bayes"',
+    );
+    fails(
+      '{"keywords": {"a": 1}, "idf": {"a": -1}}',
+      'topic.json: idf.a: expected a non-negative number, got -1',
+    );
+    fails(
+      '{"keywords": {"a": 1}, "idf": [1]}',
+      'topic.json: idf: expected an object mapping keywords to their idf, got an array',
+    );
+    fails(
+      '{"keywords": {"a": 1}, "idf": {"A": 1, "a": 2}}',
+      'topic.json: idf."a": duplicate word: "A" and "a" both normalise to "a"',
+    );
+    fails(
+      '{"keywords": {"a": 1}, "documents": 2.5}',
+      'topic.json: documents: expected a positive integer, got 2.5',
+    );
+    fails(
+      '{"keywords": {"a": 1}, "documents": 0}',
+      'topic.json: documents: expected a positive integer, got 0',
+    );
+  });
+
   it('names an unknown field', () => {
     fails(
       '{"keyword": {"a": 1}}',
-      'topic.json: unknown field "keyword" (allowed: name, keywords, seeds, threshold, language)',
+      'topic.json: unknown field "keyword" (allowed: name, keywords, seeds, threshold, language, model, idf, documents)',
     );
   });
 

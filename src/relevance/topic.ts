@@ -1,11 +1,17 @@
 /**
- * Topics: weighted keywords (DESIGN 1.1), optionally with seeds, a threshold and a
- * language, read from JSON topic files:
+ * Topics: weighted keywords (DESIGN 1.1), optionally with seeds, a threshold, a
+ * language, the preferred relevance model and the idf of the keywords (DESIGN 1.5,
+ * written by `focuscrawl topic learn`), read from JSON topic files:
  *
  * ```json
  * { "name": "电网", "keywords": { "电网": 1, "power grid": 0.8 },
- *   "seeds": ["http://www.sgcc.com.cn/"], "threshold": 0.1, "language": "zh" }
+ *   "seeds": ["http://www.sgcc.com.cn/"], "threshold": 0.1, "language": "zh",
+ *   "model": "tfidf", "idf": { "电网": 0.7, "power grid": 1.9 }, "documents": 40 }
  * ```
+ *
+ * `idf` may hold words that are not keywords (they are kept and unused: a keyword
+ * removed by hand keeps its idf should it come back) and may miss keywords (the tfidf
+ * model then gives them the largest idf of the file, see tfidf-model.ts).
  *
  * Keywords are normalised as the tokeniser normalises text (NFKC, lower-case,
  * whitespace collapsed); two keywords that normalise alike are an error. Seeds are
@@ -36,7 +42,17 @@ export interface Topic {
   threshold?: number;
   /** Main language of the topic's pages, e.g. `zh` or `en`. */
   language?: string;
+  /** The relevance model the topic was made for. */
+  model?: TopicModelName;
+  /** idf of keywords (normalised like them): ln(N / n_k + 0.01), see tfidf.ts. */
+  idf?: Record<string, number>;
+  /** N: the training documents the idf was computed from. */
+  documents?: number;
 }
+
+/** Relevance models a topic can name as its preferred one. */
+export const TOPIC_MODELS = ['vsm', 'tfidf'] as const;
+export type TopicModelName = (typeof TOPIC_MODELS)[number];
 
 const weight = z.number({ error: 'expected a positive number' }).positive({
   error: 'expected a positive number',
@@ -58,10 +74,27 @@ export const topicFileSchema = z.strictObject({
     .max(1, { error: 'expected a number in [0, 1]' })
     .optional(),
   language: z.string({ error: 'expected a string' }).optional(),
+  model: z.enum(TOPIC_MODELS, { error: 'expected "vsm" or "tfidf"' }).optional(),
+  idf: z
+    .record(
+      z.string(),
+      z
+        .number({ error: 'expected a non-negative number' })
+        .min(0, { error: 'expected a non-negative number' }),
+      { error: 'expected an object mapping keywords to their idf' },
+    )
+    .optional(),
+  documents: z
+    .number({ error: 'expected a positive integer' })
+    .int({ error: 'expected a positive integer' })
+    .positive({ error: 'expected a positive integer' })
+    .optional(),
 });
 
 /** A topic as written in a file (before normalisation). */
 export type TopicInput = z.input<typeof topicFileSchema>;
+
+const ALLOWED_FIELDS = Object.keys(topicFileSchema.shape).join(', ');
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 
@@ -108,7 +141,7 @@ export function createTopic(data: unknown, sourceName = 'topic'): Topic {
     if (issue.code === 'unrecognized_keys') {
       const where = issue.path.length > 0 ? `${formatPath(issue.path)}: ` : '';
       throw new TopicFileError(
-        `${sourceName}: ${where}unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (allowed: name, keywords, seeds, threshold, language)`,
+        `${sourceName}: ${where}unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')} (allowed: ${ALLOWED_FIELDS})`,
         { cause: parsed.error },
       );
     }
@@ -155,6 +188,26 @@ export function createTopic(data: unknown, sourceName = 'topic'): Topic {
   }
   if (t.threshold !== undefined) topic.threshold = t.threshold;
   if (t.language !== undefined) topic.language = t.language;
+  if (t.model !== undefined) topic.model = t.model;
+  if (t.idf !== undefined) {
+    const idf: Record<string, number> = {};
+    const firstIdf = new Map<string, string>();
+    for (const [raw, value] of Object.entries(t.idf)) {
+      const word = normalizeKeyword(raw);
+      const field = `idf.${JSON.stringify(raw)}`;
+      if (word === '') throw new TopicFileError(`${sourceName}: ${field}: empty word`);
+      const earlier = firstIdf.get(word);
+      if (earlier !== undefined) {
+        throw new TopicFileError(
+          `${sourceName}: ${field}: duplicate word: ${JSON.stringify(earlier)} and ${JSON.stringify(raw)} both normalise to ${JSON.stringify(word)}`,
+        );
+      }
+      firstIdf.set(word, raw);
+      idf[word] = value;
+    }
+    topic.idf = idf;
+  }
+  if (t.documents !== undefined) topic.documents = t.documents;
   return topic;
 }
 

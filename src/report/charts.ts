@@ -2,8 +2,8 @@
 // nothing to draw). Pure.
 import { clip, displayHost, formatAxisNumber, formatCount, formatTick } from './format.js';
 import type { ReportData } from './gather.js';
-import { countAxis, timeAxis, UNIT_AXIS } from './scale.js';
-import { type AxisSpec, lineChart, stackedColumns, stackedRows } from './svg.js';
+import { countAxis, niceAxis, timeAxis, UNIT_AXIS } from './scale.js';
+import { type AxisSpec, type LineSeries, lineChart, stackedColumns, stackedRows } from './svg.js';
 
 /** Colour-blind-safe colours (Okabe–Ito). */
 export const COLORS = {
@@ -14,6 +14,18 @@ export const COLORS = {
   cumulative: '#0072B2',
   recent: '#CC79A7',
 } as const;
+
+/** Colours for one line per run (Okabe–Ito without its yellow, then grey); dashes beyond eight. */
+export const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#000000',
+  '#888888',
+] as const;
 
 export const NO_PAGES = 'No pages fetched yet.';
 
@@ -67,7 +79,8 @@ export function relevanceChart(d: ReportData): string {
   const totals = h.complete.map((c, i) => c + (h.discard[i] ?? 0));
   const max = Math.max(0, ...totals);
   if (max === 0) return noPages(d);
-  const threshold = d.topic.threshold;
+  // The threshold in force now, when the crawl moved it.
+  const threshold = d.threshold?.value ?? d.topic.threshold;
   return stackedColumns({
     title: 'Relevance of fetched pages',
     x: {
@@ -130,5 +143,53 @@ export function hostsChart(d: ReportData): string {
       { label: 'discard', color: COLORS.discard, values: hosts.map((h) => h.discard) },
       { label: 'error', color: COLORS.error, values: hosts.map((h) => h.error) },
     ],
+  });
+}
+
+/** Change dots drawn on the threshold chart; beyond this many the step line alone shows them. */
+const MAX_CHANGE_DOTS = 200;
+
+/**
+ * The points of a step line of the threshold over fetches: flat at `initial` from 0,
+ * a vertical step at each change, flat at the current value up to `fetched`.
+ */
+export function thresholdSteps(
+  h: NonNullable<ReportData['threshold']>,
+  fetched: number,
+): [x: number, y: number][] {
+  const pts: [number, number][] = [[0, h.initial]];
+  for (const c of h.changes) pts.push([c.fetched, c.from], [c.fetched, c.to]);
+  const lastX = h.changes.at(-1)?.fetched ?? 0;
+  pts.push([Math.max(fetched, lastX), h.value]);
+  return pts;
+}
+
+/** Chart 4: the keep/discard threshold over the fetches, when the crawl recorded its history. */
+export function thresholdChart(d: ReportData): string | null {
+  const h = d.threshold;
+  if (h === null) return null;
+  const pts = thresholdSteps(h, d.stats.fetched);
+  const xMax = Math.max(1, ...pts.map((p) => p[0]));
+  const yMax = Math.max(...pts.map((p) => p[1]));
+  const series: LineSeries[] = [
+    { label: `threshold (${h.kind})`, color: COLORS.cumulative, points: pts },
+  ];
+  if (h.changes.length > 0 && h.changes.length <= MAX_CHANGE_DOTS) {
+    series.push({
+      label: 'changes',
+      color: COLORS.recent,
+      dotsOnly: true,
+      points: h.changes.map((c) => [c.fetched, c.to] as const),
+    });
+  }
+  return lineChart({
+    title: 'Threshold over the crawl',
+    x: { ...countAxis(xMax), label: 'fetches, in order', format: formatAxisNumber },
+    y: {
+      ...niceAxis(0, yMax > 0 ? yMax : 1),
+      label: 'threshold',
+      format: formatAxisNumber,
+    },
+    series,
   });
 }

@@ -2,6 +2,8 @@
 // urls() and pages(), aggregated into small arrays (a few hundred points, the top
 // N pages), so that memory does not grow with the crawl.
 import type { CrawlRunRecord, StopReason, StoredTopic } from '../crawl/index.js';
+import { readAdaptation } from '../export/index.js';
+import type { ThresholdHistory, TopicChange } from '../relevance/history.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
 import {
   addToHistogram,
@@ -17,6 +19,8 @@ import {
 
 /** Most points per line chart (the decimator keeps between half and all of them). */
 export const MAX_POINTS = 500;
+/** Topic-vector changes listed in the report (the latest ones). */
+export const MAX_TOPIC_CHANGES = 20;
 /** A run whose record was updated this recently and has no stop reason is taken as running. */
 const RUNNING_WITHIN_MS = 60_000;
 
@@ -93,6 +97,17 @@ export interface ReportData {
   };
   topPages: TopPage[];
   hosts: HostStats[];
+  /** The threshold as it adapted (`getMeta('threshold')`); null when none is recorded. */
+  threshold: Omit<ThresholdHistory, 'state'> | null;
+  /** Re-estimations of the topic vector (`getMeta('topicHistory')`); null when none is recorded. */
+  topicVector: {
+    /** Changes recorded. */
+    total: number;
+    /** Keywords in the vector now. */
+    keywords: number;
+    /** The latest `MAX_TOPIC_CHANGES` changes, oldest first. */
+    changes: TopicChange[];
+  } | null;
 }
 
 export interface GatherOptions {
@@ -245,6 +260,9 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
     });
   }
 
+  const adaptation = await readAdaptation(store);
+  const tv = adaptation.topic;
+
   return {
     generatedAt: o.now,
     storePath: o.storePath,
@@ -256,5 +274,14 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
     timeline: { axis, firstFetchAt: first, points },
     topPages: top.items(),
     hosts: s.topHosts,
+    threshold: adaptation.threshold,
+    topicVector:
+      tv === null
+        ? null
+        : {
+            total: tv.changes.length,
+            keywords: Object.keys(tv.keywords).length,
+            changes: tv.changes.slice(-MAX_TOPIC_CHANGES),
+          },
   };
 }

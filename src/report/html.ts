@@ -8,6 +8,7 @@ import {
   NO_PAGES,
   relevanceChart,
   statesChart,
+  thresholdChart,
 } from './charts.js';
 import {
   clip,
@@ -22,27 +23,10 @@ import {
   safeHref,
 } from './format.js';
 import type { ReportData, TopPage } from './gather.js';
+import { htmlDocument } from './page.js';
 
-/** The Content-Security-Policy of the page: nothing may load, inline styles only. */
-export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 /** Keywords listed in the header; a learned topic can have thousands. */
 const MAX_KEYWORDS = 200;
-
-const STYLE = `
-body{font:14px/1.45 system-ui,-apple-system,"Segoe UI","Noto Sans","PingFang SC","Microsoft YaHei",sans-serif;color:#222;margin:0 auto;max-width:980px;padding:16px 24px 48px}
-h1{font-size:1.6em;margin:.4em 0}h2{font-size:1.2em;margin:1.6em 0 .4em;border-bottom:1px solid #ddd;padding-bottom:4px}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:0}dl.meta dt{color:#555}dl.meta dd{margin:0}
-ul.kw{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:4px 12px}ul.kw span{color:#777}
-table{border-collapse:collapse;margin:.4em 0}th,td{padding:3px 10px;text-align:left;vertical-align:top;border-bottom:1px solid #eee}
-th{color:#555;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums}.u{color:#777;font-size:.9em;word-break:break-all}
-table.top td.t{max-width:520px}table.top a{color:#0b57a4;text-decoration:none}table.top a:hover{text-decoration:underline}
-.states{display:flex;gap:10px;flex-wrap:wrap;margin:.6em 0}.states div{border:1px solid #ddd;border-radius:4px;padding:4px 12px;min-width:90px}
-.states b{display:block;font-size:1.3em;font-variant-numeric:tabular-nums}
-svg.chart{max-width:100%;height:auto;display:block}svg text{font-size:12px;fill:#333}svg text.label{fill:#555}
-svg .grid{stroke:#e6e6e6}svg .axis{stroke:#888}svg .line{fill:none;stroke-width:2}svg .marker{stroke:#333;stroke-width:1.5;stroke-dasharray:6 4}
-p.empty{color:#777;font-style:italic;border:1px dashed #ccc;padding:24px;text-align:center}p.note{color:#666;font-size:.9em;margin:.3em 0}
-footer{margin-top:3em;color:#888;font-size:.85em}
-`;
 
 const num = (n: number) => `<td class="n">${formatCount(n)}</td>`;
 
@@ -50,7 +34,7 @@ function header(d: ReportData, title: string): string {
   const t = d.topic;
   const rows: [string, string][] = [
     ['Topic', t.name === null ? '<i>not recorded</i>' : e(t.name)],
-    ['Threshold', t.threshold === null ? '<i>not recorded</i>' : e(String(t.threshold))],
+    ['Threshold', thresholdCell(d)],
   ];
   if (t.keywords.length > 0) {
     const items = t.keywords
@@ -66,6 +50,80 @@ function header(d: ReportData, title: string): string {
   rows.push(['Generated', e(formatTime(d.generatedAt))]);
   const dl = rows.map(([k, v]) => `<dt>${e(k)}</dt><dd>${v}</dd>`).join('');
   return `<header><h1>${e(title)}</h1><dl class="meta">${dl}</dl></header>`;
+}
+
+const short = (x: number) => String(+x.toPrecision(4));
+
+/** The threshold: the topic's, or how the crawl moved it when it recorded a history. */
+function thresholdCell(d: ReportData): string {
+  const h = d.threshold;
+  if (h === null) {
+    return d.topic.threshold === null ? '<i>not recorded</i>' : e(String(d.topic.threshold));
+  }
+  const n = h.changes.length;
+  if (n === 0) return e(`${short(h.value)} (${h.kind})`);
+  const frozen = h.frozen ? ', frozen' : '';
+  return e(
+    `${short(h.initial)} → ${short(h.value)} (${h.kind}${frozen}, ${formatCount(n)} ${n === 1 ? 'change' : 'changes'})`,
+  );
+}
+
+/** The threshold chart with a note, when the crawl recorded the threshold's history. */
+function thresholdSection(d: ReportData): string | null {
+  const chart = thresholdChart(d);
+  const h = d.threshold;
+  if (chart === null || h === null) return null;
+  const how =
+    h.kind === 'iterative'
+      ? 'The iterative threshold (DESIGN 1.2) moves after each batch until it converges, then stays frozen.'
+      : h.kind === 'adaptive'
+        ? 'The adaptive threshold (DESIGN 1.5) is multiplied by α, β or γ at intervals, by the pages fetched and kept in the last interval.'
+        : 'A fixed threshold does not move.';
+  const last = h.changes.slice(-10).reverse();
+  const rows = last
+    .map(
+      (c) =>
+        `<tr>${num(c.fetched)}<td class="n">${short(c.from)}</td><td class="n">${short(c.to)}</td><td>${e(c.rule)}</td><td>${formatTime(c.at)}</td></tr>`,
+    )
+    .join('');
+  const table =
+    last.length === 0
+      ? ''
+      : `<h3>Latest changes</h3><table class="threshold"><tr><th>fetched</th><th>from</th><th>to</th><th>rule</th><th>at</th></tr>${rows}</table>`;
+  return `<section id="threshold"><h2>Threshold over the crawl</h2>${chart}<p class="note">${e(how)} Each step is a change, at the number of fetch outcomes stored when it happened.</p>${table}</section>`;
+}
+
+/** Keywords as `word 0.5, word 0.25`, at most `max` of them. */
+function keywordList(words: readonly string[], max: number): string {
+  if (words.length === 0) return '–';
+  const shown = words.slice(0, max).map((w) => e(w));
+  if (words.length > max) shown.push(`<i>+${words.length - max} more</i>`);
+  return shown.join(', ');
+}
+
+/** The topic-vector changes, when the crawl re-estimated its topic vector. */
+function topicSection(d: ReportData): string | null {
+  const v = d.topicVector;
+  if (v === null) return null;
+  const head = '<h2>Topic vector changes</h2>';
+  if (v.changes.length === 0) {
+    return `<section id="topic">${head}<p class="note">The topic vector has not changed (${formatCount(v.keywords)} keywords).</p></section>`;
+  }
+  const first = v.total - v.changes.length;
+  const rows = v.changes
+    .map((c, i) => {
+      const top = c.top
+        .slice(0, 8)
+        .map(([w, weight]) => `${e(w)} <span>${e(short(weight))}</span>`)
+        .join(', ');
+      return `<tr><td class="n">${first + i + 1}</td>${num(c.fetched)}<td class="n">${c.drift.toFixed(3)}${c.limited ? ' <i>limited</i>' : ''}</td><td>${keywordList(c.added, 10)}</td><td>${keywordList(c.removed, 10)}</td><td>${top || '–'}</td></tr>`;
+    })
+    .join('');
+  const note =
+    `${formatCount(v.total)} re-estimations of the topic vector from the relevant pages fetched (DESIGN 1.5)` +
+    `${first > 0 ? `; the latest ${v.changes.length} are listed` : ''}; ${formatCount(v.keywords)} keywords now. ` +
+    'Drift is 1 − cos(original vector, new vector); <i>limited</i> means the drift limit held the change back.';
+  return `<section id="topic">${head}<p class="note">${note}</p><table class="topic"><tr><th>#</th><th>fetched</th><th>drift</th><th>added</th><th>removed</th><th>top keywords</th></tr>${rows}</table></section>`;
 }
 
 function statistics(d: ReportData): string {
@@ -186,6 +244,8 @@ export function renderReport(d: ReportData, o: { title: string; topPages: number
       relevanceChart(d),
       'Pages per relevance bin; a bin includes its lower edge, so a page exactly at the threshold counts in the bin the threshold opens.',
     ),
+    thresholdSection(d),
+    topicSection(d),
     section(
       'states',
       'URL states over the crawl',
@@ -198,19 +258,8 @@ export function renderReport(d: ReportData, o: { title: string; topPages: number
     hosts(d),
     `<footer>Generated by focuscrawl on ${e(formatTime(d.generatedAt))}. Self-contained: this file loads nothing from the network.</footer>`,
   ];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(o.title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-${body.join('\n')}
-</body>
-</html>
-`;
+  return htmlDocument(
+    o.title,
+    body.filter((x): x is string => x !== null),
+  );
 }

@@ -6,9 +6,23 @@ import type { Store } from '../store/index.js';
 import { gatherReport, type ReportData } from './gather.js';
 import { renderReport } from './html.js';
 
+export { COLORS, PALETTE } from './charts.js';
+export {
+  clip,
+  displayUrl,
+  escapeHtml,
+  formatAxisNumber,
+  formatPercent,
+  formatTime,
+  safeHref,
+} from './format.js';
 export type { ReportData, RunRow, TimelinePoint, TopPage } from './gather.js';
 export { gatherReport } from './gather.js';
 export { renderReport } from './html.js';
+export { CSP, htmlDocument } from './page.js';
+export { type Axis, countAxis, niceAxis, UNIT_AXIS } from './scale.js';
+export { Decimator } from './series.js';
+export { type AxisSpec, type LineSeries, lineChart } from './svg.js';
 
 export const reportOptionsSchema = z.strictObject({
   /**

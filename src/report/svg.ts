@@ -16,8 +16,8 @@ const r = (v: number) => Math.round(v * 10) / 10;
 export interface LegendItem {
   label: string;
   color: string;
-  /** A line (dashed or not) or a filled box. */
-  swatch: 'line' | 'dashed' | 'box';
+  /** A line (dashed or not), a filled box or a dot. */
+  swatch: 'line' | 'dashed' | 'box' | 'dot';
 }
 
 /** An axis with its title and tick formatter. */
@@ -30,6 +30,8 @@ export interface LineSeries {
   label: string;
   color: string;
   dashed?: boolean;
+  /** Dots only, no line (e.g. the moments something changed). @default false */
+  dotsOnly?: boolean;
   points: readonly (readonly [x: number, y: number])[];
 }
 
@@ -60,6 +62,8 @@ export function legend(items: readonly LegendItem[], x0: number, y: number): str
     const c = escapeHtml(it.color);
     if (it.swatch === 'box') {
       out.push(`<rect x="${r(x)}" y="${y - 9}" width="12" height="12" fill="${c}"/>`);
+    } else if (it.swatch === 'dot') {
+      out.push(`<circle cx="${r(x + 8)}" cy="${y - 3}" r="4" fill="${c}"/>`);
     } else {
       const dash = it.swatch === 'dashed' ? ' stroke-dasharray="6 4"' : '';
       out.push(
@@ -136,6 +140,11 @@ export function lineChart(o: {
   for (const s of o.series) {
     const c = escapeHtml(s.color);
     const pts = s.points.map(([x, y]) => `${r(p.sx(x))},${r(p.sy(y))}`);
+    if (s.dotsOnly) {
+      for (const [x, y] of s.points)
+        body.push(`<circle cx="${r(p.sx(x))}" cy="${r(p.sy(y))}" r="3.5" fill="${c}"/>`);
+      continue;
+    }
     if (pts.length > 1) {
       const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
       body.push(`<polyline class="line" stroke="${c}"${dash} points="${pts.join(' ')}"/>`);
@@ -148,7 +157,7 @@ export function lineChart(o: {
   const items = o.series.map<LegendItem>((s) => ({
     label: s.label,
     color: s.color,
-    swatch: s.dashed ? 'dashed' : 'line',
+    swatch: s.dotsOnly ? 'dot' : s.dashed ? 'dashed' : 'line',
   }));
   body.push(legend(items, p.x0, 20));
   return svg(o.title, WIDTH, HEIGHT, body);

@@ -37,8 +37,8 @@ async function scenario(store: Store): Promise<void> {
         body: Buffer.from('<html>电网</html>'),
         links: [{ url: url('a'), anchor: 'A' }],
         newUrls: [
-          { url: url('a'), depth: 1, priority: 0.7, anchor: 'A' },
-          { url: url('b'), depth: 1, priority: 0.2 },
+          { url: url('a'), depth: 1, priority: 0.7, anchor: 'A', value: 0.35 },
+          { url: url('b'), depth: 1, priority: 0.2, value: -4 },
         ],
       }),
     },

@@ -19,6 +19,7 @@ import {
   url,
   withStore,
 } from './conformance-kit.js';
+import { queueConformance } from './conformance-queues.js';
 import { rulesConformance } from './conformance-rules.js';
 
 export type { StoreFactory, StoreHarness } from './conformance-kit.js';
@@ -278,5 +279,6 @@ export function storeConformance(name: string, factory: StoreFactory): void {
 
     rulesConformance(factory);
     dataConformance(factory);
+    queueConformance(factory);
   });
 }

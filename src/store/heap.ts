@@ -29,7 +29,29 @@ export class Heap<T> {
     const last = a.pop();
     if (a.length === 0 || last === undefined) return top;
     a[0] = last;
-    let i = 0;
+    this.#down(0);
+    return top;
+  }
+
+  /** Keeps only the items `keep` accepts (linear time). */
+  retain(keep: (item: T) => boolean): void {
+    const a = this.#items;
+    let n = 0;
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i] as T;
+      if (keep(x)) a[n++] = x;
+    }
+    a.length = n;
+    for (let i = (n >> 1) - 1; i >= 0; i--) this.#down(i);
+  }
+
+  clear(): void {
+    this.#items.length = 0;
+  }
+
+  #down(from: number): void {
+    const a = this.#items;
+    let i = from;
     for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
@@ -40,10 +62,5 @@ export class Heap<T> {
       [a[i], a[m]] = [a[m] as T, a[i] as T];
       i = m;
     }
-    return top;
-  }
-
-  clear(): void {
-    this.#items.length = 0;
   }
 }

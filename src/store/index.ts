@@ -8,6 +8,7 @@ export { DB_FILE, openStore } from './sqlite-open.js';
 export { openThreadedStore, ThreadedStore, type ThreadedStoreOptions } from './threaded.js';
 export {
   type ClaimedUrl,
+  type ClaimOptions,
   type FetchedPage,
   type FetchFailure,
   type FinalState,

@@ -1,7 +1,13 @@
 /**
- * The URLs of the memory store: a map by URL and a heap of waiting URLs, best
+ * The URLs of the memory store: a map by URL and heaps of waiting URLs, best
  * first. A raised or requeued URL gets a new heap entry; entries that no longer
- * match their URL (claimed, raised since, trimmed) are skipped when they surface.
+ * match their URL (claimed, raised since, trimmed) are skipped when they surface,
+ * and swept out whenever a heap has doubled since its last sweep.
+ *
+ * Every queue claimed from (`id % of === index`; the plain claim is queue 0 of 1)
+ * has a heap of its own, built from the waiting URLs when first claimed from and
+ * fed by every later add. The heaps of the last `PARTITIONS` values of `of`
+ * claimed with are kept; an older one is rebuilt if it is used again.
  */
 import { InvalidOptionError } from '../errors/index.js';
 import { Heap } from './heap.js';
@@ -16,19 +22,29 @@ interface Entry {
 const before = (a: Entry, b: Entry) =>
   a.priority > b.priority || (a.priority === b.priority && a.rec.id < b.rec.id);
 
+/** Values of `of` whose queues are kept. */
+const PARTITIONS = 4;
+/** Heap size below which stale entries are not swept out. */
+const SWEEP_MIN = 1024;
+
+/** The waiting URLs of one queue. */
+class Queue {
+  readonly heap = new Heap<Entry>(before);
+  /** The heap size that triggers the next sweep. */
+  limit = SWEEP_MIN;
+}
+
 export class MemoryFrontier {
   /** Every known URL, in discovery order. */
   readonly urls = new Map<string, UrlRecord>();
-  readonly #heap = new Heap<Entry>(before);
+  /** The queues by `of`, then by index; the most recently claimed from last. */
+  readonly #parts = new Map<number, Map<number, Queue>>([[1, new Map([[0, new Queue()]])]]);
   #nextId = 1;
 
-  #isLive(e: Entry): boolean {
-    return (
-      e.rec.state === 'waiting' &&
-      e.rec.priority === e.priority &&
-      this.urls.get(e.rec.url) === e.rec
-    );
-  }
+  readonly #isLive = (e: Entry): boolean =>
+    e.rec.state === 'waiting' &&
+    e.rec.priority === e.priority &&
+    this.urls.get(e.rec.url) === e.rec;
 
   /** Throws unless every explicit parent is known or added earlier by the same call. */
   checkParents(where: string, items: readonly NewUrl[], added: Set<string>): void {
@@ -40,7 +56,10 @@ export class MemoryFrontier {
     });
   }
 
-  /** Queues the unknown URLs, raises known waiting ones; returns how many were new. */
+  /**
+   * Queues the unknown URLs, raises known waiting ones (priority and value);
+   * returns how many were new.
+   */
   add(items: readonly NewUrl[], defaultParent: string | null, t: Tally): number {
     const now = Date.now();
     let added = 0;
@@ -49,7 +68,8 @@ export class MemoryFrontier {
       if (known !== undefined) {
         if (known.state === 'waiting' && it.priority > known.priority) {
           known.priority = it.priority;
-          this.#heap.push({ priority: it.priority, rec: known });
+          known.value = it.value ?? 0;
+          this.#push(known);
         }
         continue;
       }
@@ -59,28 +79,37 @@ export class MemoryFrontier {
         state: 'waiting',
         depth: it.depth,
         priority: it.priority,
+        value: it.value ?? 0,
         parent: it.parent ?? defaultParent,
         anchor: it.anchor ?? null,
         discoveredAt: it.discoveredAt ?? now,
       };
       this.urls.set(it.url, rec);
-      this.#heap.push({ priority: rec.priority, rec });
+      this.#push(rec);
       t.added(it.url);
       added++;
     }
     return added;
   }
 
-  /** Moves up to n waiting URLs to processing, best first. */
-  claim(n: number): ClaimedUrl[] {
+  /** Moves up to n waiting URLs (of one queue, if given) to processing, best first. */
+  claim(n: number, queue?: { index: number; of: number }): ClaimedUrl[] {
+    const { heap } = queue === undefined ? this.#queue(1, 0) : this.#queue(queue.of, queue.index);
     const out: ClaimedUrl[] = [];
     while (out.length < n) {
-      const e = this.#heap.pop();
+      const e = heap.pop();
       if (e === undefined) break;
       if (!this.#isLive(e)) continue;
       const r = e.rec;
       r.state = 'processing';
-      out.push({ id: r.id, url: r.url, depth: r.depth, priority: r.priority, parent: r.parent });
+      out.push({
+        id: r.id,
+        url: r.url,
+        depth: r.depth,
+        priority: r.priority,
+        value: r.value,
+        parent: r.parent,
+      });
     }
     return out;
   }
@@ -89,7 +118,7 @@ export class MemoryFrontier {
   requeue(rec: UrlRecord, priority: number | undefined): void {
     rec.state = 'waiting';
     if (priority !== undefined) rec.priority = priority;
-    this.#heap.push({ priority: rec.priority, rec });
+    this.#push(rec);
   }
 
   /** Forgets all but the best `max` waiting URLs; returns how many were dropped. */
@@ -99,8 +128,52 @@ export class MemoryFrontier {
     waiting.sort((a, b) => b.priority - a.priority || a.id - b.id);
     const dropped = waiting.slice(max);
     for (const r of dropped) this.urls.delete(r.url);
-    this.#heap.clear();
-    for (const rec of waiting.slice(0, max)) this.#heap.push({ priority: rec.priority, rec });
+    for (const queues of this.#parts.values()) {
+      for (const q of queues.values()) this.#sweep(q);
+    }
     return dropped.length;
+  }
+
+  /** Adds a waiting URL to every queue it belongs to. */
+  #push(rec: UrlRecord): void {
+    const e: Entry = { priority: rec.priority, rec };
+    for (const [of, queues] of this.#parts) {
+      const q = queues.get(rec.id % of);
+      if (q === undefined) continue;
+      q.heap.push(e);
+      if (q.heap.size > q.limit) this.#sweep(q);
+    }
+  }
+
+  /** Drops the stale entries of a queue. */
+  #sweep(q: Queue): void {
+    q.heap.retain(this.#isLive);
+    q.limit = Math.max(SWEEP_MIN, 2 * q.heap.size);
+  }
+
+  /** Queue `index` of `of`, built from the waiting URLs if it is not kept. */
+  #queue(of: number, index: number): Queue {
+    let queues = this.#parts.get(of);
+    if (queues === undefined) {
+      queues = new Map();
+      if (this.#parts.size >= PARTITIONS) {
+        this.#parts.delete(this.#parts.keys().next().value as number);
+      }
+    } else {
+      this.#parts.delete(of);
+    }
+    this.#parts.set(of, queues);
+    let q = queues.get(index);
+    if (q === undefined) {
+      q = new Queue();
+      for (const rec of this.urls.values()) {
+        if (rec.state === 'waiting' && rec.id % of === index) {
+          q.heap.push({ priority: rec.priority, rec });
+        }
+      }
+      q.limit = Math.max(SWEEP_MIN, 2 * q.heap.size);
+      queues.set(index, q);
+    }
+    return q;
   }
 }

@@ -12,6 +12,7 @@ import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
+  ClaimOptions,
   HistoryRecord,
   HostStats,
   LinkRecord,
@@ -112,10 +113,10 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     return [...this.#seeds];
   }
 
-  async claim(n: number): Promise<ClaimedUrl[]> {
+  async claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]> {
     this.#open('claim');
     v.checkInt('claim(n)', n, 1);
-    const out = this.#f.claim(n);
+    const out = this.#f.claim(n, v.checkClaimOptions('claim options', options));
     this.#counts.waiting -= out.length;
     this.#counts.processing += out.length;
     return out;

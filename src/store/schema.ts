@@ -125,10 +125,26 @@ CREATE VIEW error AS
 `;
 
 /**
+ * Version 2: the number a crawl strategy keeps with each URL (fish-search depth
+ * budget, shark-search inherited score, tunnelling Val). Adding a column with a
+ * constant default rewrites no row: existing URLs read as 0. The views of the
+ * frontier show it. No index: claims by queue (id % of) walk urls_waiting.
+ */
+const V2 = `
+ALTER TABLE urls ADD COLUMN value REAL NOT NULL DEFAULT 0;
+DROP VIEW waiting;
+DROP VIEW processing;
+CREATE VIEW waiting AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, discovered_at FROM urls WHERE state = 0;
+CREATE VIEW processing AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, discovered_at FROM urls WHERE state = 1;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1];
+export const MIGRATIONS: readonly string[] = [V1, V2];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

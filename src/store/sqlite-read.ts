@@ -59,6 +59,7 @@ interface UrlRow {
   state: number;
   depth: number;
   priority: number;
+  value: number;
   parent: string | null;
   anchor: string | null;
   discovered_at: number;
@@ -72,7 +73,7 @@ interface LinkRow {
 }
 
 const URL_COLUMNS =
-  'u.id, u.url, u.state, u.depth, u.priority, p.url AS parent, u.anchor, u.discovered_at FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+  'u.id, u.url, u.state, u.depth, u.priority, u.value, p.url AS parent, u.anchor, u.discovered_at FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
 
 function prepareReads(db: Database) {
   const historySql = (where: string) =>
@@ -248,6 +249,7 @@ export class SqliteReader {
           state: STATE_NAME[r.state] as UrlState,
           depth: r.depth,
           priority: r.priority,
+          value: r.value,
           parent: r.parent,
           anchor: r.anchor,
           discoveredAt: r.discovered_at,

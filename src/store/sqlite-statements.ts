@@ -17,8 +17,11 @@ export interface Writes {
   nextId: S<[], number>;
   setNextId: S;
   insert: S;
-  setPriority: S;
+  /** Raises a waiting URL: its priority and value together. */
+  raise: S;
   claim: S<[number], ClaimedUrl>;
+  /** claim of one queue: (of, index, n). */
+  claimQueue: S<[number, number, number], ClaimedUrl>;
   setState: S;
   requeue: S;
   recover: S;
@@ -57,16 +60,24 @@ export function prepareFind(db: Database, hashUrl: (url: string) => number) {
   };
 }
 
+/** The columns of a claimed URL, and the tables they come from. */
+const CLAIMED =
+  'u.id, u.url, u.depth, u.priority, u.value, p.url AS parent FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+
 export function prepareWrites(db: Database): Writes {
   return {
     nextId: db.prepare<[], number>("SELECT n FROM counters WHERE name = 'next_id'").pluck(),
     setNextId: db.prepare("UPDATE counters SET n = ? WHERE name = 'next_id'"),
     insert: db.prepare(
-      'INSERT INTO urls (id, url, url_hash, state, depth, priority, parent_id, anchor, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)',
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)',
     ),
-    setPriority: db.prepare('UPDATE urls SET priority = ? WHERE id = ? AND state = 0'),
+    raise: db.prepare('UPDATE urls SET priority = ?, value = ? WHERE id = ? AND state = 0'),
     claim: db.prepare<[number], ClaimedUrl>(
-      'SELECT u.id, u.url, u.depth, u.priority, p.url AS parent FROM urls u LEFT JOIN urls p ON p.id = u.parent_id WHERE u.state = 0 ORDER BY u.priority DESC, u.id LIMIT ?',
+      `SELECT ${CLAIMED} WHERE u.state = 0 ORDER BY u.priority DESC, u.id LIMIT ?`,
+    ),
+    // Walks urls_waiting in order like claim, skipping the other queues' URLs.
+    claimQueue: db.prepare<[number, number, number], ClaimedUrl>(
+      `SELECT ${CLAIMED} WHERE u.state = 0 AND u.id % ? = ? ORDER BY u.priority DESC, u.id LIMIT ?`,
     ),
     setState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
     requeue: db.prepare('UPDATE urls SET state = 0, priority = coalesce(?, priority) WHERE id = ?'),

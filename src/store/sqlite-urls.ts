@@ -28,8 +28,8 @@ export function stateError(verb: string, url: string, state: number | undefined)
 }
 
 /**
- * Queues the unknown URLs of `items` as waiting and raises the priority of known
- * waiting ones; returns how many were new. `defaultParent` is the id of the page
+ * Queues the unknown URLs of `items` as waiting and raises the priority (and
+ * replaces the value) of known waiting ones; returns how many were new. `defaultParent` is the id of the page
  * the items were found on, for items without `parent`.
  */
 export function insertUrls(
@@ -64,7 +64,7 @@ export function insertUrls(
     }
     if (known !== undefined) {
       if (known.state === STATE_CODE.waiting && it.priority > known.priority) {
-        ix.w.setPriority.run(it.priority, known.id);
+        ix.w.raise.run(it.priority, it.value ?? 0, known.id);
         known.priority = it.priority;
       }
       continue;
@@ -77,6 +77,7 @@ export function insertUrls(
       ix.hash(it.url),
       it.depth,
       it.priority,
+      it.value ?? 0,
       parentId,
       it.anchor ?? null,
       it.discoveredAt ?? now,

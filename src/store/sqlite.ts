@@ -29,6 +29,7 @@ import {
 import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
+  ClaimOptions,
   HistoryRecord,
   LinkRecord,
   NewUrl,
@@ -165,10 +166,12 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     return this.#r.seeds();
   }
 
-  async claim(n: number): Promise<ClaimedUrl[]> {
+  async claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]> {
     v.checkInt('claim(n)', n, 1);
+    const q = v.checkClaimOptions('claim options', options);
     return this.#tx('claim', (ix, t) => {
-      const rows = ix.w.claim.all(n);
+      const rows =
+        q === undefined || q.of === 1 ? ix.w.claim.all(n) : ix.w.claimQueue.all(q.of, q.index, n);
       for (const r of rows) {
         ix.w.setState.run(STATE_CODE.processing, r.id);
         ix.cache.setState(r.url, STATE_CODE.processing);

@@ -17,6 +17,7 @@ import { OutcomeShortcuts } from './shortcuts.js';
 import type { ThreadInit, ThreadReply } from './thread-worker.js';
 import type {
   ClaimedUrl,
+  ClaimOptions,
   HistoryRecord,
   LinkRecord,
   NewUrl,
@@ -138,8 +139,8 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
     return this.#call('getSeeds', []);
   }
 
-  claim(n: number): Promise<ClaimedUrl[]> {
-    return this.#call('claim', [n]);
+  claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]> {
+    return this.#call('claim', options === undefined ? [n] : [n, options]);
   }
 
   commit(outcomes: readonly Outcome[]): Promise<void> {

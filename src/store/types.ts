@@ -18,7 +18,14 @@
  *
  * - `claim(n)` atomically moves up to `n` waiting URLs to processing and hands
  *   them to the caller, best first: highest `priority`, ties by discovery order.
- *   Concurrent claims never hand out the same URL twice.
+ *   Concurrent claims never hand out the same URL twice. With
+ *   `claim(n, { queue: { index, of } })` the waiting URLs are split into `of`
+ *   queues by id (`id % of`) and only queue `index` is claimed from, still best
+ *   first: parallel workers each serving one queue (DESIGN 1.2) never compete for
+ *   a URL, and together they claim every waiting URL exactly once.
+ * - Each URL carries a `value` beside its priority: state a crawl strategy keeps
+ *   with the URL (fish-search depth budget, shark-search inherited score,
+ *   tunnelling Val; DESIGN 1.5). The store only keeps it; it never orders by it.
  * - A claimed URL is finished with exactly one of `complete`, `discard`, `fail`
  *   (or the batch form `commit`), which records the outcome, the page, its links,
  *   the newly discovered URLs and a history row in one transaction: either all of
@@ -68,6 +75,12 @@ export interface NewUrl {
   depth: number;
   /** Higher is claimed sooner. Any finite number. */
   priority: number;
+  /**
+   * State a crawl strategy keeps with the URL (fish-search depth budget,
+   * shark-search inherited score, tunnelling Val). Any finite number.
+   * @default 0
+   */
+  value?: number;
   /** The known URL whose page linked here. Defaults to the fetched page for `newUrls`. */
   parent?: string;
   /** The anchor text of the link that led here. */
@@ -83,8 +96,20 @@ export interface ClaimedUrl {
   url: string;
   depth: number;
   priority: number;
+  /** The strategy's value given with the URL (`NewUrl.value`); 0 when none was given. */
+  value: number;
   /** The URL whose page linked here (null for seeds and parentless URLs). */
   parent: string | null;
+}
+
+/** Which of several queues `claim` serves. */
+export interface ClaimOptions {
+  /**
+   * Claim only from queue `index` of `of`: the waiting URLs whose id % `of` is
+   * `index`, best first within that queue. `of` is an integer ≥ 1 and
+   * 0 ≤ `index` < `of`. @default every waiting URL
+   */
+  queue?: { index: number; of: number };
 }
 
 /** An outgoing link of a fetched page. */
@@ -210,6 +235,8 @@ export interface UrlRecord {
   state: UrlState;
   depth: number;
   priority: number;
+  /** The strategy's value (`NewUrl.value`). */
+  value: number;
   parent: string | null;
   anchor: string | null;
   discoveredAt: number;
@@ -233,8 +260,10 @@ export interface Store {
   /**
    * Queues the unknown URLs as waiting and returns how many were new. A URL that
    * is already waiting takes the higher of its old and new priority (never lowered)
-   * and keeps its depth, parent and place in discovery order; URLs in other states
-   * are left alone. An explicit `parent` must be a known URL (`InvalidOptionError`).
+   * and keeps its depth, parent and place in discovery order; when the new priority
+   * is higher, the new `value` (0 when not given) replaces the old one along with
+   * it, otherwise the old value stays. URLs in other states are left alone. An
+   * explicit `parent` must be a known URL (`InvalidOptionError`).
    */
   addUrls(items: readonly NewUrl[]): Promise<number>;
   /**
@@ -247,8 +276,10 @@ export interface Store {
   /**
    * Moves up to `n` waiting URLs to processing and returns them: highest priority
    * first, ties in discovery order. Atomic: concurrent claims never share a URL.
+   * With `options.queue`, only URLs of that queue (id % of === index) are claimed;
+   * an invalid `queue` throws `InvalidOptionError` naming the field.
    */
-  claim(n: number): Promise<ClaimedUrl[]>;
+  claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]>;
   complete(url: string, result: FetchedPage): Promise<void>;
   discard(url: string, result: FetchedPage): Promise<void>;
   fail(url: string, failure: FetchFailure): Promise<void>;
@@ -258,7 +289,7 @@ export interface Store {
    */
   commit(outcomes: readonly Outcome[]): Promise<void>;
   /**
-   * Puts processing URLs back to waiting, keeping their discovery order.
+   * Puts processing URLs back to waiting, keeping their discovery order and value.
    * @param options.priority a new priority for all of them @default unchanged
    */
   reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number>;

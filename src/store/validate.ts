@@ -4,7 +4,15 @@
  * rather than with zod: `addUrls` runs millions of times in a crawl.
  */
 import { InvalidOptionError } from '../errors/index.js';
-import type { FetchedPage, FetchFailure, NewUrl, Outcome, PageLink, PageScores } from './types.js';
+import type {
+  ClaimOptions,
+  FetchedPage,
+  FetchFailure,
+  NewUrl,
+  Outcome,
+  PageLink,
+  PageScores,
+} from './types.js';
 
 function fail(where: string, message: string): never {
   throw new InvalidOptionError(`${where}: ${message}`);
@@ -69,6 +77,7 @@ export function checkNewUrls(where: string, items: readonly NewUrl[]): void {
       Number.isInteger(it.depth) &&
       it.depth >= 0 &&
       isFiniteNumber(it.priority) &&
+      (it.value === undefined || isFiniteNumber(it.value)) &&
       (it.parent === undefined || isHttpUrl(it.parent)) &&
       isOptString(it.anchor) &&
       (it.discoveredAt === undefined || isFiniteNumber(it.discoveredAt))
@@ -80,6 +89,7 @@ export function checkNewUrls(where: string, items: readonly NewUrl[]): void {
     checkUrl(`${at}.url`, it.url);
     checkInt(`${at}.depth`, it.depth, 0);
     checkFinite(`${at}.priority`, it.priority);
+    if (it.value !== undefined) checkFinite(`${at}.value`, it.value);
     if (it.parent !== undefined) checkUrl(`${at}.parent`, it.parent);
     checkOptString(`${at}.anchor`, it.anchor);
     if (it.discoveredAt !== undefined) checkFinite(`${at}.discoveredAt`, it.discoveredAt);
@@ -181,6 +191,30 @@ export function checkPriorityOption(
     fail(where, `expected an object, got ${show(options)}`);
   for (const k of Object.keys(options)) if (k !== 'priority') fail(where, `unknown option "${k}"`);
   if (options.priority !== undefined) checkFinite(`${where}.priority`, options.priority);
+}
+
+/** Checks `claim` options; returns the queue to claim from, if any. */
+export function checkClaimOptions(
+  where: string,
+  options: ClaimOptions | undefined,
+): { index: number; of: number } | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options !== 'object' || options === null)
+    fail(where, `expected an object, got ${show(options)}`);
+  for (const k of Object.keys(options)) if (k !== 'queue') fail(where, `unknown option "${k}"`);
+  const q = options.queue;
+  if (q === undefined) return undefined;
+  if (typeof q !== 'object' || q === null)
+    fail(`${where}.queue`, `expected { index, of }, got ${show(q)}`);
+  for (const k of Object.keys(q)) {
+    if (k !== 'index' && k !== 'of') fail(`${where}.queue`, `unknown field "${k}"`);
+  }
+  checkInt(`${where}.queue.of`, q.of, 1);
+  checkInt(`${where}.queue.index`, q.index, 0);
+  if (q.index >= q.of) {
+    fail(`${where}.queue.index`, `expected an integer below of (${q.of}), got ${q.index}`);
+  }
+  return q;
 }
 
 export function checkKeywords(

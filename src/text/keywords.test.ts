@@ -60,6 +60,9 @@ describe('countKeywords', () => {
       ['grid', 'grid'],
       ["grid'n"],
       ['x', '2'],
+      ['grid', 'power'],
+      ['n'],
+      ['0'],
     ];
     let seed = 7;
     const rand = (n: number) => {
@@ -71,17 +74,20 @@ describe('countKeywords', () => {
       const len = 1 + rand(14);
       for (let k = 0; k < len; k++) text += parts[rand(parts.length)];
       const stream = tokenize(text, { keepStopWords: true, maxChars: 1000 });
-      for (const phrase of phrases) {
+      // All phrases at once take the one-regex path; each alone the indexOf path.
+      const together = countKeywords(
+        text,
+        phrases.map((p) => p.join(' ')),
+      );
+      for (const [k, phrase] of phrases.entries()) {
         let expected = 0;
         for (let p = 0; p < stream.length; p++) {
           if (phrase.every((t, j) => stream[p + j] === t)) expected++;
         }
         const got = countKeywords(text, [phrase.join(' ')])[0];
-        assert.equal(
-          got,
-          expected,
-          `${JSON.stringify(text)} ${JSON.stringify(phrase)} tokens ${JSON.stringify(stream)}`,
-        );
+        const why = `${JSON.stringify(text)} ${JSON.stringify(phrase)} tokens ${JSON.stringify(stream)}`;
+        assert.equal(got, expected, why);
+        assert.equal(together[k], expected, `together: ${why}`);
       }
     }
   });

@@ -63,20 +63,28 @@ function nextTokenStart(s: string, i: number): number {
   return -1;
 }
 
+/**
+ * Whether the token sequence `tokens` occurs at `i` of normalised text `s` as whole
+ * tokens, given that `s` holds `tokens[0]` at `i`.
+ */
+export function phraseAt(s: string, i: number, tokens: readonly string[]): boolean {
+  if (!startsToken(s, i)) return false;
+  let end = endOfToken(s, i + (tokens[0] ?? '').length);
+  for (let k = 1; end >= 0 && k < tokens.length; k++) {
+    const t = tokens[k] ?? '';
+    const j = nextTokenStart(s, end);
+    end = j >= 0 && s.startsWith(t, j) ? endOfToken(s, j + t.length) : -1;
+  }
+  return end >= 0;
+}
+
 /** Occurrences of the token sequence `tokens` in normalised text `s` (`’` written `'`). */
 export function countTokenPhrase(s: string, tokens: readonly string[]): number {
   const first = tokens[0];
   if (first === undefined || first === '') return 0;
   let n = 0;
   for (let i = s.indexOf(first); i >= 0; i = s.indexOf(first, i + first.length)) {
-    if (!startsToken(s, i)) continue;
-    let end = endOfToken(s, i + first.length);
-    for (let k = 1; end >= 0 && k < tokens.length; k++) {
-      const t = tokens[k] ?? '';
-      const j = nextTokenStart(s, end);
-      end = j >= 0 && s.startsWith(t, j) ? endOfToken(s, j + t.length) : -1;
-    }
-    if (end >= 0) n++;
+    if (phraseAt(s, i, tokens)) n++;
   }
   return n;
 }

@@ -102,6 +102,23 @@ describe('tokenize options', () => {
     assert.deepEqual(tokenize(`ok ${blob}`, { maxChars: 100 }), ['ok', blob]);
   });
 
+  it('drops short tokens on request', () => {
+    assert.deepEqual(tokenize('4K 屏 on a 液晶 x2', { minChars: 2 }), ['4k', '液晶', 'x2']);
+    assert.deepEqual(tokenize('屏', { keepStopWords: true }), ['屏']);
+  });
+
+  it('glues single CJK characters to their neighbours on request', () => {
+    // The segmenter splits these compounds (显示|器, 电|竞, 刷新|率); gluing rejoins them.
+    const glue = { glueCjkSingles: true };
+    assert.deepEqual(tokenize('电竞显示器的刷新率', glue), ['电竞', '显示器', '刷新率']);
+    assert.deepEqual(tokenize('液晶显示器市场', glue), ['液晶', '显示器', '市场']);
+    // consecutive single characters glue to each other, not onto the word before
+    assert.deepEqual(tokenize('国家电网', glue), ['国家', '电网']);
+    // punctuation and stop words stop the glue
+    assert.deepEqual(tokenize('显示，器', { ...glue, keepStopWords: true }), ['显示', '器']);
+    assert.ok(!tokenize('显示器的', glue).some((t) => t.includes('的')));
+  });
+
   it('removes extra stop words, normalised', () => {
     assert.deepEqual(tokenize('Grid news today', { extraStopWords: ['NEWS', '  Today'] }), [
       'grid',

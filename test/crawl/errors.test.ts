@@ -251,7 +251,8 @@ describe('usage errors exit 2 and name the flag', () => {
     {
       name: '--strategy nope',
       argv: (dir) => [...valid(dir), '--strategy', 'nope'],
-      message: /--strategy must be one of best-first, bfs, got "nope"/,
+      message:
+        /--strategy must be one of best-first, bfs, dfs, fish, shark, tunnel, multi-queue, got "nope"/,
     },
     {
       name: '--duration soon',
@@ -261,12 +262,22 @@ describe('usage errors exit 2 and name the flag', () => {
     {
       name: '--threshold 2',
       argv: (dir) => [...valid(dir), '--threshold', '2'],
-      message: /--threshold must be a number in \[0, 1\], got "2"/,
+      message: /--threshold must be a number in \[0, 1\], iterative or adaptive, got "2"/,
     },
     {
       name: '--scope planet',
       argv: (dir) => [...valid(dir), '--scope', 'planet'],
       message: /--scope must be one of same-host, same-domain, any, got "planet"/,
+    },
+    {
+      name: '--alpha without --threshold adaptive',
+      argv: (dir) => [...valid(dir), '--threshold', '0.2', '--alpha', '1.05'],
+      message: /--alpha applies to --threshold iterative or adaptive, not to a fixed threshold/,
+    },
+    {
+      name: '--model bayes',
+      argv: (dir) => [...valid(dir), '--model', 'bayes'],
+      message: /--model must be one of vsm, tfidf, got "bayes"/,
     },
     {
       name: 'an unknown flag',

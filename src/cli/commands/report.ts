@@ -11,7 +11,8 @@ const HELP = `Usage: focuscrawl report --store DIR --out FILE.html [--title T] [
 Writes a self-contained HTML report of a crawl store: the statistics table
 (DESIGN 1.1), the harvest rate over the crawl, a histogram of the pages'
 relevance with the threshold, URL states over time, the most relevant pages and
-the busiest hosts. The file has no script and loads nothing from the network.
+the busiest hosts; when the crawl adapted them, the threshold over the crawl and
+the topic vector's changes. The file has no script and loads nothing from the network.
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store

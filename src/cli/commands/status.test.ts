@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import type { StatusData } from '../../export/index.js';
-import { buildSampleStore, captureIo, SAMPLE_BYTES, T0 } from '../../export/testing.js';
+import {
+  buildSampleStore,
+  captureIo,
+  SAMPLE_BYTES,
+  SAMPLE_THRESHOLD,
+  SAMPLE_TOPIC_HISTORY,
+  T0,
+} from '../../export/testing.js';
+import { META_THRESHOLD, META_TOPIC } from '../../relevance/history.js';
 import { openStore } from '../../store/index.js';
 import { statusCommand } from './status.js';
 
@@ -167,4 +175,26 @@ test('status of an empty store shows zeros and no times', async () => {
   assert.match(text, /^Harvest rate\s+–/m);
   assert.match(text, /^Topic\s+\(none recorded\)$/m);
   assert.doesNotMatch(text, /Top hosts/);
+});
+
+test('status shows the threshold and topic-vector histories a crawl stored', async () => {
+  const withHistory = await buildSampleStore();
+  const w = await openStore(withHistory);
+  await w.setMeta(META_THRESHOLD, SAMPLE_THRESHOLD);
+  await w.setMeta(META_TOPIC, SAMPLE_TOPIC_HISTORY);
+  await w.close();
+  const d = JSON.parse((await status('--store', withHistory, '--json')).out) as StatusData;
+  assert.equal(d.threshold?.kind, 'iterative');
+  assert.equal(d.threshold?.value, 0.1834);
+  assert.equal(d.threshold?.changes, 7);
+  assert.equal(d.threshold?.last.length, 5);
+  assert.equal(d.topicVector?.changes, 2);
+  assert.equal(d.topicVector?.lastDrift, 0.04213);
+  const text = (await status('--store', withHistory)).out;
+  assert.match(text, /^Threshold\s+iterative 0\.05 → 0\.1834, frozen \(7 changes\)$/m);
+  assert.match(text, /^Topic vector\s+2 changes; last at 1,000 fetched: drift 0\.042/m);
+  // The store without histories: the fields are null and the rows absent.
+  const plain = JSON.parse((await status('--store', dir, '--json')).out) as StatusData;
+  assert.equal(plain.threshold, null);
+  assert.equal(plain.topicVector, null);
 });

@@ -8,7 +8,9 @@ const HELP = `Usage: focuscrawl status --store DIR [--json] [--top-hosts N]
 
 Shows a crawl store's statistics (DESIGN 1.1's table): documents fetched, failed
 and rejected, URLs discovered and dropped, bytes, total and crawl time, pages per
-second, URLs per state, harvest rate, the topic, the runs and the busiest hosts.
+second, URLs per state, harvest rate, the topic, the runs and the busiest hosts;
+and, when the crawl adapts them, the threshold (kind, initial and current value,
+frozen, changes and the last few) and the topic vector's changes (last drift).
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store

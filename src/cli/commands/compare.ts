@@ -1,0 +1,272 @@
+import { parseArgs } from 'node:util';
+import type { CrawlOptionsInput } from '../../crawl/index.js';
+import { CliUsageError, InvalidOptionError } from '../../errors/index.js';
+import {
+  compareCrawls,
+  formatComparison,
+  mergeOptions,
+  parseRunSpec,
+  type RunSpec,
+  readLabelsFile,
+  specValue,
+} from '../../evaluate/index.js';
+import { bool, duration, type FlagSpec, int, type Parsed, str, strs } from '../args.js';
+import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
+import type { Io } from '../index.js';
+import { createProgressReporter } from '../progress.js';
+import { readSeeds } from '../seeds.js';
+import { budgetsFlag } from './evaluate.js';
+
+const HELP = `Usage: focuscrawl compare --out-dir DIR --topic FILE [--seeds FILE|URL...] --labels FILE
+                          [--topic-id ID] --max-pages N --runs SPEC... [crawl options]
+
+Runs one crawl per run spec, each into DIR/<name>/ with the same topic, seeds and
+page budget, evaluates every run against the labels (see focuscrawl evaluate) and
+writes DIR/compare.html: harvest rate and target recall over the crawl, one line
+per run, and a table of the figures at the budgets. Prints the table. Running the
+same command again skips the runs that are finished and resumes the others.
+
+  --out-dir DIR          the comparison's folder (created when missing)
+  --topic FILE           topic file, shared by every run
+  --seeds FILE|URL...    seed URLs or files of URLs (repeatable; default: the topic's seeds)
+  --labels FILE          ground truth: the test web's labels JSON, or one URL per line
+  --topic-id ID          the labelled topic, for labels with several topics
+  --max-pages N          the budget of every run, in fetches
+  --runs SPEC...         runs (repeatable; several may follow one --runs):
+                           bfs | best-first | ...            a strategy, also the run's name
+                           NAME:key=value,key=value          crawl options, e.g.
+                             tunnel:strategy=tunnel
+                             bf-tfidf:strategy=best-first,model=tfidf,threshold=iterative
+                           keys: crawl options (strategy, model, threshold, max-depth, ...),
+                           a strategy constant (width, decay, ...), or fetcher.KEY
+  --budgets N,N,...      budgets to compare at besides the end (default: 1000,5000,20000
+                         below --max-pages)
+  --title T              compare.html's title
+  --json                 print the comparison as JSON instead of the table
+  --quiet                no progress lines
+
+Crawl options shared by every run (a run spec overrides them):
+  --threshold R|FORM     keep pages with relevance >= R, or a threshold form (iterative, adaptive)
+  --strategy NAME        strategy of runs whose spec sets none (default best-first)
+  --model NAME           relevance model
+  --max-depth N, --duration D, --scope MODE, --include REGEX, --exclude REGEX,
+  --max-frontier N, --store-bodies WHICH, --progress-ms N     as for focuscrawl crawl
+  --set key=value,...    any other crawl option for every run, as in a run spec
+
+${fetchFlagsHelp}
+
+See docs/evaluate.md.`;
+
+const flags: FlagSpec = {
+  ...fetchFlags,
+  'out-dir': { type: 'string' },
+  topic: { type: 'string' },
+  seeds: { type: 'string', multiple: true },
+  labels: { type: 'string' },
+  'topic-id': { type: 'string' },
+  'max-pages': { type: 'string' },
+  runs: { type: 'string', multiple: true },
+  budgets: { type: 'string' },
+  title: { type: 'string' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  threshold: { type: 'string' },
+  strategy: { type: 'string' },
+  model: { type: 'string' },
+  'max-depth': { type: 'string' },
+  duration: { type: 'string' },
+  scope: { type: 'string' },
+  include: { type: 'string', multiple: true },
+  exclude: { type: 'string', multiple: true },
+  'max-frontier': { type: 'string' },
+  'store-bodies': { type: 'string' },
+  'progress-ms': { type: 'string' },
+  set: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+};
+
+/** Flags after which bare arguments are more values of the same flag. */
+const LISTS = new Set(['seeds', 'runs']);
+
+/**
+ * Strict flag parsing, where bare arguments belong to the last `--seeds` or `--runs`
+ * before them: `--runs bfs best-first --seeds a.txt b.txt`.
+ */
+export function parseCompareFlags(argv: string[]): Parsed {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: flags,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new CliUsageError(`focuscrawl compare: ${msg}`, { cause: e });
+  }
+  const values = parsed.values as Parsed['values'];
+  // The lists in command-line order, from the tokens.
+  const lists: Record<string, string[]> = { seeds: [], runs: [] };
+  let list: string | null = null;
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind === 'option') {
+      list = LISTS.has(t.name) ? t.name : null;
+      if (list !== null && t.value !== undefined) lists[list]?.push(t.value);
+    } else if (t.kind === 'positional') {
+      if (list === null) {
+        throw new CliUsageError(
+          `focuscrawl compare: unexpected argument "${t.value}" (seeds go after --seeds, run specs after --runs)`,
+        );
+      }
+      lists[list]?.push(t.value);
+    }
+  }
+  for (const name of LISTS) {
+    const items = lists[name] ?? [];
+    if (items.length > 0) values[name] = items;
+  }
+  return { values, positionals: [] };
+}
+
+function required(p: Parsed, name: string): string {
+  const v = str(p, name);
+  if (v === undefined) {
+    throw new CliUsageError(
+      `focuscrawl compare: --${name} is required (see focuscrawl compare --help)`,
+    );
+  }
+  return v;
+}
+
+/** The crawl options every run shares, from the flags. */
+export function sharedOptionsFromFlags(p: Parsed): Omit<CrawlOptionsInput, 'store' | 'maxPages'> {
+  const o: Record<string, unknown> = {
+    topic: required(p, 'topic'),
+    seeds: readSeeds(strs(p, 'seeds'), 'compare'),
+    fetcher: fetcherOptionsFromFlags(p, 'compare'),
+  };
+  const set = (k: string, v: unknown) => {
+    if (v !== undefined) o[k] = v;
+  };
+  const threshold = str(p, 'threshold');
+  set('threshold', threshold === undefined ? undefined : specValue(threshold));
+  set('strategy', str(p, 'strategy'));
+  set('model', str(p, 'model'));
+  set('maxDepth', int(p, 'max-depth', 'compare'));
+  set('durationMs', duration(p, 'duration', 'compare'));
+  set('scope', str(p, 'scope'));
+  if (strs(p, 'include').length > 0) o['include'] = strs(p, 'include');
+  if (strs(p, 'exclude').length > 0) o['exclude'] = strs(p, 'exclude');
+  set('maxFrontier', int(p, 'max-frontier', 'compare'));
+  set('storeBodies', str(p, 'store-bodies'));
+  set('progressIntervalMs', int(p, 'progress-ms', 'compare'));
+  // --set key=value,…: parsed as the options of a run spec.
+  for (const s of strs(p, 'set')) {
+    let spec: RunSpec;
+    try {
+      spec = parseRunSpec(`set:${s}`);
+    } catch (e) {
+      throw new CliUsageError(`focuscrawl compare: --set ${s}: ${(e as Error).message}`, {
+        cause: e,
+      });
+    }
+    Object.assign(o, mergeOptions(o, spec.options));
+  }
+  return o as Omit<CrawlOptionsInput, 'store' | 'maxPages'>;
+}
+
+export async function compareCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseCompareFlags(argv);
+  if (bool(p, 'help')) {
+    io.out(HELP);
+    return 0;
+  }
+  const outDir = required(p, 'out-dir');
+  const maxPages = int(p, 'max-pages', 'compare');
+  if (maxPages === undefined || maxPages === 0) {
+    throw new CliUsageError(
+      `focuscrawl compare: --max-pages ${maxPages === 0 ? 'must be at least 1' : 'is required: the budget of every run'}`,
+    );
+  }
+  const specs = strs(p, 'runs');
+  if (specs.length === 0) {
+    throw new CliUsageError('focuscrawl compare: --runs is required: at least one run spec');
+  }
+  let runs: RunSpec[];
+  try {
+    runs = specs.map(parseRunSpec);
+  } catch (e) {
+    if (e instanceof InvalidOptionError) {
+      throw new CliUsageError(`focuscrawl compare: ${e.message}`, { cause: e });
+    }
+    throw e;
+  }
+  const shared = sharedOptionsFromFlags(p);
+  const budgets = budgetsFlag(p, 'compare');
+  const title = str(p, 'title');
+  const labels = readLabelsFile(required(p, 'labels'), { topic: str(p, 'topic-id') });
+
+  const quiet = bool(p, 'quiet');
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.err('stopping: committing what was fetched (Ctrl-C again to quit at once)');
+      controller.abort();
+    } else {
+      process.exit(130);
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const result = await compareCrawls({
+      outDir,
+      shared,
+      maxPages,
+      runs,
+      labels,
+      signal: controller.signal,
+      ...(budgets ? { budgets } : {}),
+      ...(title !== undefined ? { title } : {}),
+      onCrawl: (run, spec, i) => {
+        io.err(`── run ${i + 1}/${runs.length}: ${spec.name} (${spec.spec})`);
+        const reporter = createProgressReporter({
+          mode: quiet ? 'quiet' : 'lines',
+          write: (s) => io.err(s.replace(/\n$/, '')),
+        });
+        run.on('progress', (x) => reporter.progress(x));
+        run.on('warning', (x) => reporter.warning(x));
+      },
+      onRunEnd: ({ spec, index, action, summary }) => {
+        if (summary === null) {
+          io.err(
+            `── run ${index + 1}/${runs.length}: ${spec.name}: finished earlier, not crawled again`,
+          );
+          return;
+        }
+        io.err(
+          `   ${spec.name} (${action}): ${summary.stopReason}, ${summary.run.fetched} fetched in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec.toFixed(0)} pages/s)`,
+        );
+      },
+    });
+    if (result.stopped || result.comparison === null) {
+      io.err('compare stopped; run the same command again to resume');
+      return 130;
+    }
+    if (bool(p, 'json')) io.out(JSON.stringify(result.comparison, null, 2));
+    else io.out(formatComparison(result.comparison));
+    if (result.report) {
+      const line = `Comparison written to ${result.report.file} (${(result.report.bytes / 1024).toFixed(1)} KiB)`;
+      if (bool(p, 'json')) io.err(line);
+      else io.out(`\n${line}`);
+    }
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * What adapts while a crawl runs: the keep/discard threshold (iterative, DESIGN 1.2;
+ * adaptive, DESIGN 1.5) and, when asked, the topic vector (DESIGN 1.5: re-estimated
+ * from the relevant pages fetched so far, with the drift limited). Both histories go
+ * to the store's meta (`META_THRESHOLD`, `META_TOPIC_HISTORY`) as they change, so
+ * that `status` and the report show them and a resumed crawl goes on from them.
+ */
+import {
+  ADAPT_DEFAULTS,
+  type AdaptOptions,
+  adaptTopic,
+  appendCapped,
+  type CollectedTerms,
+  createRelevanceModel,
+  createTermCollector,
+  META_THRESHOLD,
+  META_TOPIC_HISTORY,
+  type RelevanceModel,
+  type RelevanceModelName,
+  type TermCollector,
+  type ThresholdChange,
+  type TopicChange,
+  type TopicHistory,
+  type TopicKeyword,
+} from '../relevance/index.js';
+import type { CrawlOptions } from './options.js';
+import type { Setup } from './setup.js';
+
+/** Kept pages between two re-estimations of the topic vector, by default. */
+export const DEFAULT_ADAPT_INTERVAL_PAGES = 500;
+/** One discarded page in this many feeds the background statistics. */
+const BACKGROUND_SAMPLE = 4;
+
+export interface AdaptEvents {
+  threshold(change: ThresholdChange): void;
+  topic(change: TopicChange): void;
+}
+
+interface TopicAdapter {
+  relevant: TermCollector;
+  background: TermCollector;
+  original: TopicKeyword[];
+  current: TopicKeyword[];
+  history: TopicHistory;
+  keptSince: number;
+  every: number;
+  options: Omit<AdaptOptions, 'at' | 'fetched' | 'background'>;
+}
+
+export class Adaptation {
+  readonly #s: Setup;
+  readonly #modelName: RelevanceModelName;
+  readonly #events: AdaptEvents;
+  readonly #topic: TopicAdapter | null;
+  /** The model in force: replaced when the topic vector changes. */
+  model: RelevanceModel;
+
+  private constructor(
+    s: Setup,
+    modelName: RelevanceModelName,
+    events: AdaptEvents,
+    topic: TopicAdapter | null,
+  ) {
+    this.#s = s;
+    this.#modelName = modelName;
+    this.#events = events;
+    this.#topic = topic;
+    const keywords = topic?.current ?? s.topic.keywords;
+    this.model = createRelevanceModel(modelName, { ...s.topic, keywords });
+  }
+
+  /** Reads a resumed crawl's topic history when the topic adapts. */
+  static async create(
+    o: CrawlOptions,
+    s: Setup,
+    modelName: RelevanceModelName,
+    events: AdaptEvents,
+  ): Promise<Adaptation> {
+    if (o.adaptTopic === false) return new Adaptation(s, modelName, events, null);
+    const { intervalPages, ...given } = o.adaptTopic === true ? {} : o.adaptTopic;
+    const options: TopicAdapter['options'] = {};
+    for (const [k, v] of Object.entries(given) as [keyof TopicAdapter['options'], number][]) {
+      if (v !== undefined) options[k] = v;
+    }
+    const original = s.topic.keywords;
+    const saved = await s.store.getMeta<TopicHistory>(META_TOPIC_HISTORY);
+    const current =
+      saved && typeof saved.keywords === 'object'
+        ? Object.entries(saved.keywords).map(([word, weight]) => ({ word, weight }))
+        : original;
+    const words = original.map((k) => k.word);
+    return new Adaptation(s, modelName, events, {
+      relevant: createTermCollector({ keywords: words }),
+      background: createTermCollector({ keywords: words, sampleEvery: BACKGROUND_SAMPLE }),
+      original,
+      current,
+      history: saved ?? {
+        changes: [],
+        keywords: Object.fromEntries(current.map((k) => [k.word, k.weight])),
+      },
+      keptSince: 0,
+      every: intervalPages ?? DEFAULT_ADAPT_INTERVAL_PAGES,
+      options,
+    });
+  }
+
+  /** Whether pages' text should be handed to `collect`. */
+  get collects(): boolean {
+    return this.#topic !== null;
+  }
+
+  /** A fetched page's text, for the topic statistics. */
+  collect(text: string, kept: boolean): void {
+    const t = this.#topic;
+    if (t === null) return;
+    if (kept) {
+      t.relevant.add(text);
+      t.keptSince++;
+    } else t.background.add(text);
+  }
+
+  /** After each commit: moves the threshold and re-estimates the topic when due. */
+  async afterCommit(fetchedTotal: number): Promise<void> {
+    const store = this.#s.store;
+    const policy = this.#s.threshold;
+    const change = policy.step(Date.now(), fetchedTotal);
+    if (change !== null) {
+      this.#events.threshold(change);
+      await store.setMeta(META_THRESHOLD, policy.history());
+    }
+    const t = this.#topic;
+    if (t === null || t.keptSince < t.every) return;
+    t.keptSince = 0;
+    const background: CollectedTerms = t.background.snapshot();
+    const { keywords, change: topicChange } = adaptTopic(
+      t.original,
+      t.current,
+      t.relevant.snapshot(),
+      { ...t.options, at: Date.now(), fetched: fetchedTotal, background },
+    );
+    t.current = keywords;
+    this.model = createRelevanceModel(this.#modelName, { ...this.#s.topic, keywords });
+    appendCapped(t.history.changes, topicChange);
+    t.history.keywords = Object.fromEntries(keywords.map((k) => [k.word, k.weight]));
+    this.#events.topic(topicChange);
+    await store.setMeta(META_TOPIC_HISTORY, t.history);
+  }
+
+  /** Stores the threshold's state (at the end of a run). */
+  async save(): Promise<void> {
+    await this.#s.store.setMeta(META_THRESHOLD, this.#s.threshold.history());
+  }
+}
+
+export { ADAPT_DEFAULTS };

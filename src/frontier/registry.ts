@@ -1,0 +1,66 @@
+// The strategies by name, with their constants' defaults.
+import { bestFirst } from './strategies/best-first.js';
+import { breadthFirst } from './strategies/bfs.js';
+import { depthFirst } from './strategies/dfs.js';
+import { fishSearch } from './strategies/fish.js';
+import { multiQueue } from './strategies/multi-queue.js';
+import { sharkSearch } from './strategies/shark.js';
+import { tunnelling } from './strategies/tunnel.js';
+import type { LinkStrategy, StrategyOptions } from './strategy.js';
+
+export const DEFAULT_STRATEGY_OPTIONS: Readonly<StrategyOptions> = {
+  width: 3,
+  decay: 0.5,
+  anchorWeight: 0.8,
+  inheritedWeight: 0.5,
+  seedVal: 100,
+  tunnelFactor: 0.5,
+  tunnelSteps: 4,
+  queues: 4,
+};
+
+export const STRATEGY_NAMES = [
+  'best-first',
+  'bfs',
+  'dfs',
+  'fish',
+  'shark',
+  'tunnel',
+  'multi-queue',
+] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/** The strategy of that name with the given constants. */
+export function createStrategy(
+  name: StrategyName,
+  options: { [K in keyof StrategyOptions]?: number | undefined } = {},
+): LinkStrategy & { queues?: number } {
+  const o: StrategyOptions = { ...DEFAULT_STRATEGY_OPTIONS };
+  for (const k of Object.keys(o) as (keyof StrategyOptions)[]) {
+    const v = options[k];
+    if (v !== undefined) o[k] = v;
+  }
+  switch (name) {
+    case 'best-first':
+      return bestFirst;
+    case 'bfs':
+      return breadthFirst;
+    case 'dfs':
+      return depthFirst;
+    case 'fish':
+      return fishSearch(o);
+    case 'shark':
+      return sharkSearch(o);
+    case 'tunnel':
+      return tunnelling(o);
+    case 'multi-queue':
+      return multiQueue(o);
+  }
+}
+
+/** The strategy of that name with default constants; undefined for an unknown name. */
+export function strategyByName(name: string): LinkStrategy | undefined {
+  return (STRATEGY_NAMES as readonly string[]).includes(name)
+    ? createStrategy(name as StrategyName)
+    : undefined;
+}

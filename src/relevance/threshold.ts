@@ -1,0 +1,514 @@
+/**
+ * Keep/discard threshold policies (pure state machines: no clock reads, time is passed
+ * in; no I/O).
+ *
+ * - `fixed`: one value for the whole crawl (DESIGN 1.1, r = 0.1).
+ * - `iterative` (DESIGN 1.2): `t0` is in force until `batchPages` pages have been
+ *   observed; then, after every further `batchPages` pages, one step of the isodata
+ *   iteration over the histogram of every relevance observed so far: with t the previous
+ *   estimate ((t_max + t_min)/2 the first time), T1 the mean relevance in [t_min, t) and
+ *   T2 the mean in [t, t_max], the threshold becomes t' = (T1 + T2)/2; once
+ *   |t' − t| < ε it freezes (rule `converged`).
+ * - `adaptive` (DESIGN 1.5): at the end of each interval of `intervalMs`, with f_T pages
+ *   observed in it, F_T in total, r_T relevant in it (relevance ≥ the threshold then in
+ *   force), T the intervals ended so far and S = `expectedPerInterval`:
+ *   (1) f_T > S and F_T > S·T → thd·α; (2) if moreover r_T < μ·f_T → thd·β instead;
+ *   (3) f_T < S and F_T < S·T → thd·γ; the result clamped to [min, max].
+ *
+ * "Pages" are the pages whose relevance the crawl `observe`s: every fetched page with a
+ * relevance, kept or discarded; fetch errors are not pages.
+ */
+import { z } from 'zod';
+import { type FocusCrawlError, InvalidOptionError } from '../errors/index.js';
+import {
+  appendCapped,
+  type ThresholdChange,
+  type ThresholdHistory,
+  type ThresholdKind,
+} from './history.js';
+
+export type ThresholdSpec =
+  | { kind: 'fixed'; value: number }
+  | { kind: 'iterative'; t0: number; epsilon: number; batchPages: number }
+  | {
+      kind: 'adaptive';
+      initial: number;
+      alpha: number;
+      beta: number;
+      gamma: number;
+      mu: number;
+      expectedPerInterval: number;
+      intervalMs: number;
+      min: number;
+      max: number;
+    };
+
+export interface ThresholdPolicy {
+  readonly kind: ThresholdKind;
+  /** The threshold in force: relevance ≥ value keeps a page. */
+  readonly value: number;
+  /** True once an iterative threshold converged; it no longer moves. */
+  readonly frozen: boolean;
+  /** Every fetched page's relevance (kept or discarded), in fetch order. */
+  observe(relevance: number): void;
+  /**
+   * Called by the crawl after each committed batch, with the time (ms since the epoch)
+   * and the fetch outcomes stored so far (all runs, for the record); returns the change
+   * when the threshold moved (or froze), null otherwise.
+   */
+  step(now: number, fetchedTotal: number): ThresholdChange | null;
+  /** The history to store, `state` included so that `createThreshold` can resume. */
+  history(): ThresholdHistory;
+}
+
+/**
+ * Defaults, and why:
+ * - fixed 0.1: the paper's r (DESIGN 1.1).
+ * - iterative t0 0.05: low, so that early on few relevant pages are lost while the
+ *   histogram fills; ε 0.005: five histogram bins, below any difference that matters for
+ *   a keep/discard decision; batchPages 200: a histogram of 200 pages already shows the
+ *   two modes (irrelevant near 0, relevant around 0.3–0.9) on the test web, while a
+ *   crawl of 2,000 pages/s re-estimates ten times a second at most.
+ * - adaptive: α 1.05, β 1.2, γ 0.95, μ 0.3 (mid-range of DESIGN 1.5's 1 < α < 1.1,
+ *   1.1 < β < 1.5, 0.9 < γ < 1, 0.1 < μ < 0.5); initial 0.1 (as fixed); the threshold
+ *   is kept in [0.01, 0.6] so that it neither keeps everything nor starves the crawl;
+ *   10 s intervals with S = 1,000 pages expected per interval (about half the test web's
+ *   single-machine throughput, so that a crawl at full speed tightens and a slow one
+ *   relaxes).
+ */
+export const THRESHOLD_DEFAULTS = {
+  fixed: { value: 0.1 },
+  iterative: { t0: 0.05, epsilon: 0.005, batchPages: 200 },
+  adaptive: {
+    initial: 0.1,
+    alpha: 1.05,
+    beta: 1.2,
+    gamma: 0.95,
+    mu: 0.3,
+    expectedPerInterval: 1000,
+    intervalMs: 10_000,
+    min: 0.01,
+    max: 0.6,
+  },
+} as const;
+
+/** Bins of the iterative threshold's relevance histogram over [0, 1]. */
+export const HISTOGRAM_BINS = 1000;
+
+const unit = (what = 'a number in [0, 1]') =>
+  z
+    .number({ error: `expected ${what}` })
+    .min(0, { error: `expected ${what}` })
+    .max(1, {
+      error: `expected ${what}`,
+    });
+const above = (n: number, what: string) =>
+  z.number({ error: `expected ${what}` }).gt(n, { error: `expected ${what}` });
+
+const fixedSchema = z.strictObject({ kind: z.literal('fixed'), value: unit() });
+const iterativeSchema = z.strictObject({
+  kind: z.literal('iterative'),
+  t0: unit(),
+  epsilon: above(0, 'a number > 0').max(1, { error: 'expected a number in (0, 1]' }),
+  batchPages: z
+    .number({ error: 'expected a positive integer' })
+    .int({ error: 'expected a positive integer' })
+    .min(1, { error: 'expected a positive integer' }),
+});
+const adaptiveSchema = z
+  .strictObject({
+    kind: z.literal('adaptive'),
+    initial: unit(),
+    alpha: above(1, 'a number > 1'),
+    beta: above(1, 'a number > 1'),
+    gamma: above(0, 'a number in (0, 1)').lt(1, { error: 'expected a number in (0, 1)' }),
+    mu: unit(),
+    expectedPerInterval: above(0, 'a number > 0'),
+    intervalMs: z
+      .number({ error: 'expected a positive integer (ms)' })
+      .int({ error: 'expected a positive integer (ms)' })
+      .min(1, { error: 'expected a positive integer (ms)' }),
+    min: unit(),
+    max: unit(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.min > v.max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['max'],
+        message: `expected a number ≥ min (${v.min})`,
+      });
+    } else if (v.initial < v.min || v.initial > v.max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['initial'],
+        message: `expected a number in [min, max] = [${v.min}, ${v.max}]`,
+      });
+    }
+    if (v.beta < v.alpha) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['beta'],
+        message: `expected a number ≥ alpha (${v.alpha}): rule 2 raises more than rule 1`,
+      });
+    }
+  });
+
+export const thresholdSpecSchema = z.discriminatedUnion(
+  'kind',
+  [fixedSchema, iterativeSchema, adaptiveSchema],
+  { error: 'expected kind "fixed", "iterative" or "adaptive"' },
+);
+
+function invalid(error: z.ZodError, data: unknown): FocusCrawlError {
+  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
+  if (issue?.code === 'unrecognized_keys') {
+    return new InvalidOptionError(
+      `threshold: unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`,
+      { cause: error },
+    );
+  }
+  const path = issue?.path ?? [];
+  let value: unknown = data;
+  for (const p of path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p];
+  const field = ['threshold', ...path.map(String)].join('.');
+  const got = value === undefined ? 'missing' : `got ${JSON.stringify(value)}`;
+  return new InvalidOptionError(`${field}: ${issue?.message ?? 'invalid'}, ${got}`, {
+    cause: error,
+  });
+}
+
+/** Validates a spec; errors name the field (`threshold.alpha: expected a number > 1, got 0.9`). */
+export function validateThresholdSpec(spec: unknown): ThresholdSpec {
+  const r = thresholdSpecSchema.safeParse(spec);
+  if (!r.success) throw invalid(r.error, spec);
+  return r.data;
+}
+
+/** Override names of {@link parseThresholdSpec}, by the kind they apply to. */
+const PARAMS = {
+  fixed: [],
+  iterative: ['t0', 'epsilon', 'batchPages'],
+  adaptive: [
+    'initial',
+    'alpha',
+    'beta',
+    'gamma',
+    'mu',
+    'expectedPerInterval',
+    'intervalMs',
+    'min',
+    'max',
+  ],
+} as const;
+
+export type ThresholdOverrides = Partial<
+  Record<(typeof PARAMS)['iterative' | 'adaptive'][number], number | string>
+>;
+
+/**
+ * The spec of the CLI form `--threshold 0.1|iterative|adaptive` plus parameter flags
+ * (`overrides`, numbers or numeric strings; unset ones take {@link THRESHOLD_DEFAULTS}).
+ * An override that does not apply to the kind is an error naming it.
+ */
+export function parseThresholdSpec(
+  flag: string | number,
+  overrides: ThresholdOverrides = {},
+): ThresholdSpec {
+  const text = String(flag).trim();
+  const kind: ThresholdKind =
+    text === 'iterative' || text === 'adaptive'
+      ? text
+      : /^(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i.test(text)
+        ? 'fixed'
+        : (() => {
+            throw new InvalidOptionError(
+              `threshold: expected a number in [0, 1], "iterative" or "adaptive", got ${JSON.stringify(flag)}`,
+            );
+          })();
+  const spec: Record<string, unknown> =
+    kind === 'fixed'
+      ? { kind, value: Number(text) }
+      : { kind, ...(THRESHOLD_DEFAULTS[kind] as Record<string, number>) };
+  const allowed: readonly string[] = PARAMS[kind];
+  for (const [name, raw] of Object.entries(overrides)) {
+    if (raw === undefined) continue;
+    const owner = (['iterative', 'adaptive'] as const).find((k) =>
+      (PARAMS[k] as readonly string[]).includes(name),
+    );
+    if (owner === undefined) throw new InvalidOptionError(`threshold: unknown parameter ${name}`);
+    if (!allowed.includes(name)) {
+      throw new InvalidOptionError(
+        `threshold.${name}: applies to an ${owner} threshold only, not to ${kind === 'fixed' ? `a fixed one (${text})` : `an ${kind} one`}`,
+      );
+    }
+    const n = typeof raw === 'number' ? raw : raw.trim() === '' ? Number.NaN : Number(raw);
+    if (Number.isNaN(n)) {
+      throw new InvalidOptionError(
+        `threshold.${name}: expected a number, got ${JSON.stringify(raw)}`,
+      );
+    }
+    spec[name] = n;
+  }
+  return validateThresholdSpec(spec);
+}
+
+/**
+ * A threshold that separates scored training examples: the cut between two consecutive
+ * distinct scores with the best balanced accuracy ((TPR + TNR)/2; ties go to the lowest
+ * cut, which keeps more), placed midway between the two. Undefined without both classes.
+ */
+export function separatingThreshold(
+  positive: readonly number[],
+  negative: readonly number[],
+): number | undefined {
+  if (positive.length === 0 || negative.length === 0) return undefined;
+  const values = [...new Set([...positive, ...negative])].sort((a, b) => a - b);
+  let best: number | undefined;
+  let bestScore = -1;
+  for (let j = 0; j + 1 < values.length; j++) {
+    const t = ((values[j] as number) + (values[j + 1] as number)) / 2;
+    const tpr = positive.filter((x) => x >= t).length / positive.length;
+    const tnr = negative.filter((x) => x < t).length / negative.length;
+    const score = (tpr + tnr) / 2;
+    if (score > bestScore) {
+      bestScore = score;
+      best = t;
+    }
+  }
+  return best;
+}
+
+interface Core {
+  kind: ThresholdKind;
+  initial: number;
+  value: number;
+  frozen: boolean;
+  changes: ThresholdChange[];
+}
+
+function record(core: Core, at: number, fetched: number, to: number, rule: string) {
+  const change: ThresholdChange = { at, fetched, from: core.value, to, rule };
+  core.value = to;
+  appendCapped(core.changes, change);
+  return { ...change };
+}
+
+function historyOf(core: Core, state: unknown): ThresholdHistory {
+  return {
+    kind: core.kind,
+    initial: core.initial,
+    value: core.value,
+    frozen: core.frozen,
+    changes: core.changes.map((c) => ({ ...c })),
+    state,
+  };
+}
+
+const iterativeState = z.strictObject({
+  bins: z.array(
+    z.tuple([
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(HISTOGRAM_BINS - 1),
+      z.number(),
+      z.number(),
+    ]),
+  ),
+  count: z.number().int().min(0),
+  min: z.number(),
+  max: z.number(),
+  sinceStep: z.number().int().min(0),
+  estimate: z.number().nullable(),
+});
+
+const adaptiveState = z.strictObject({
+  intervals: z.number().int().min(0),
+  total: z.number().int().min(0),
+  fetched: z.number().int().min(0),
+  relevant: z.number().int().min(0),
+});
+
+function restoreState<T>(schema: z.ZodType<T>, saved: ThresholdHistory): T | undefined {
+  if (saved.state === undefined) return undefined;
+  const r = schema.safeParse(saved.state);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    throw new InvalidOptionError(
+      `saved ${saved.kind} threshold state: ${issue?.path.join('.') || '(state)'}: ${issue?.message}`,
+      { cause: r.error },
+    );
+  }
+  return r.data;
+}
+
+function fixedPolicy(spec: { value: number }, core: Core): ThresholdPolicy {
+  core.value = spec.value;
+  return {
+    kind: 'fixed',
+    get value() {
+      return core.value;
+    },
+    frozen: false,
+    observe() {},
+    step: () => null,
+    history: () => historyOf(core, undefined),
+  };
+}
+
+function iterativePolicy(
+  spec: Extract<ThresholdSpec, { kind: 'iterative' }>,
+  core: Core,
+  saved: ThresholdHistory | undefined,
+): ThresholdPolicy {
+  const counts = new Float64Array(HISTOGRAM_BINS);
+  const sums = new Float64Array(HISTOGRAM_BINS);
+  let count = 0;
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  let sinceStep = 0;
+  let estimate: number | null = null;
+  const s = saved ? restoreState(iterativeState, saved) : undefined;
+  if (s) {
+    for (const [j, c, sum] of s.bins) {
+      counts[j] = c;
+      sums[j] = sum;
+    }
+    ({ count, min, max, sinceStep, estimate } = s);
+  }
+  const means = (t: number) => {
+    let n1 = 0;
+    let s1 = 0;
+    let n2 = 0;
+    let s2 = 0;
+    for (let j = 0; j < HISTOGRAM_BINS; j++) {
+      const c = counts[j] ?? 0;
+      if (c === 0) continue;
+      const sum = sums[j] ?? 0;
+      if (sum / c < t) {
+        n1 += c;
+        s1 += sum;
+      } else {
+        n2 += c;
+        s2 += sum;
+      }
+    }
+    return { t1: n1 > 0 ? s1 / n1 : min, t2: n2 > 0 ? s2 / n2 : max };
+  };
+  return {
+    kind: 'iterative',
+    get value() {
+      return core.value;
+    },
+    get frozen() {
+      return core.frozen;
+    },
+    observe(relevance: number) {
+      if (core.frozen || !Number.isFinite(relevance)) return;
+      const r = Math.min(Math.max(relevance, 0), 1);
+      const j = Math.min(HISTOGRAM_BINS - 1, Math.floor(r * HISTOGRAM_BINS));
+      counts[j] = (counts[j] ?? 0) + 1;
+      sums[j] = (sums[j] ?? 0) + r;
+      count++;
+      if (r < min) min = r;
+      if (r > max) max = r;
+      sinceStep++;
+    },
+    step(now: number, fetchedTotal: number) {
+      if (core.frozen || sinceStep < spec.batchPages) return null;
+      sinceStep = 0;
+      if (count === 0 || max <= min) return null; // one value: nothing to separate yet
+      const t = estimate ?? (max + min) / 2;
+      const { t1, t2 } = means(t);
+      const next = (t1 + t2) / 2;
+      estimate = next;
+      if (Math.abs(next - t) < spec.epsilon) {
+        core.frozen = true;
+        return record(core, now, fetchedTotal, next, 'converged');
+      }
+      return record(core, now, fetchedTotal, next, 'iterative');
+    },
+    history() {
+      const bins: [number, number, number][] = [];
+      for (let j = 0; j < HISTOGRAM_BINS; j++) {
+        const c = counts[j] ?? 0;
+        if (c > 0) bins.push([j, c, sums[j] ?? 0]);
+      }
+      return historyOf(core, { bins, count, min, max, sinceStep, estimate });
+    },
+  };
+}
+
+function adaptivePolicy(
+  spec: Extract<ThresholdSpec, { kind: 'adaptive' }>,
+  core: Core,
+  saved: ThresholdHistory | undefined,
+): ThresholdPolicy {
+  const s = saved ? restoreState(adaptiveState, saved) : undefined;
+  let intervals = s?.intervals ?? 0; // T: intervals ended, all runs
+  let total = s?.total ?? 0; // F: pages observed, all runs
+  let fetched = s?.fetched ?? 0; // f: pages observed in the current interval
+  let relevant = s?.relevant ?? 0; // r: relevant pages in the current interval
+  let start: number | null = null; // each run starts its clock at its first step
+  core.value = Math.min(Math.max(core.value, spec.min), spec.max);
+  return {
+    kind: 'adaptive',
+    get value() {
+      return core.value;
+    },
+    frozen: false,
+    observe(relevance: number) {
+      fetched++;
+      total++;
+      if (relevance >= core.value) relevant++;
+    },
+    step(now: number, fetchedTotal: number) {
+      if (start === null) {
+        start = now;
+        return null;
+      }
+      if (now - start < spec.intervalMs) return null;
+      intervals++;
+      const S = spec.expectedPerInterval;
+      const f = fetched;
+      const r = relevant;
+      start = now;
+      fetched = 0;
+      relevant = 0;
+      let factor = 1;
+      let rule = '';
+      if (f > S && total > S * intervals) {
+        [factor, rule] = r < spec.mu * f ? [spec.beta, 'beta'] : [spec.alpha, 'alpha'];
+      } else if (f < S && total < S * intervals) {
+        [factor, rule] = [spec.gamma, 'gamma'];
+      }
+      const to = Math.min(Math.max(core.value * factor, spec.min), spec.max);
+      if (rule === '' || to === core.value) return null;
+      return record(core, now, fetchedTotal, to, rule);
+    },
+    history: () => historyOf(core, { intervals, total, fetched, relevant }),
+  };
+}
+
+/** A threshold policy; with `saved` (a stored history of the same kind) it resumes. */
+export function createThreshold(spec: ThresholdSpec, saved?: ThresholdHistory): ThresholdPolicy {
+  const v = validateThresholdSpec(spec);
+  if (saved !== undefined && saved.kind !== v.kind) {
+    throw new InvalidOptionError(
+      `threshold: the crawl was run with a ${saved.kind} threshold and is resumed with a ${v.kind} one; resume with the same kind, or start its threshold over`,
+    );
+  }
+  const initial = v.kind === 'fixed' ? v.value : v.kind === 'iterative' ? v.t0 : v.initial;
+  const core: Core = {
+    kind: v.kind,
+    initial: saved?.initial ?? initial,
+    value: saved?.value ?? initial,
+    frozen: saved?.frozen ?? false,
+    changes: saved?.changes.map((c) => ({ ...c })) ?? [],
+  };
+  if (v.kind === 'fixed') return fixedPolicy(v, core);
+  if (v.kind === 'iterative') return iterativePolicy(v, core, saved);
+  return adaptivePolicy(v, core, saved);
+}
