@@ -5,7 +5,7 @@
 // The test web runs in its own process. Needs `npm run build` first.
 //
 //   node bench/strategies.mjs [--pages 20000] [--topics grid,astronomy]
-//       [--runs bfs,best-first,...] [--concurrency 64] [--json]
+//       [--runs bfs,best-first,...] [--seeds portal|topic] [--concurrency 64] [--json]
 //
 // A run is `strategy` or `strategy/model` or `strategy/model/threshold`
 // (threshold: a number, iterative or adaptive); `learned` as the model means tfidf
@@ -32,6 +32,9 @@ const { values } = parseArgs({
     size: { type: 'string', default: 'large' },
     json: { type: 'boolean', default: false },
     'scoring-pages': { type: 'string', default: '3000' },
+    // portal: every crawl starts from the test web's portal (a general entry page
+    // linking every site); topic: from the topic's own hub and home pages.
+    seeds: { type: 'string', default: 'portal' },
     role: { type: 'string' },
   },
 });
@@ -156,7 +159,7 @@ async function main() {
         const summary = await crawl({
           store: dir,
           topic,
-          seeds: t.seeds,
+          seeds: values.seeds === 'portal' ? L.seeds : t.seeds,
           strategy,
           model: model === 'learned' ? 'tfidf' : model,
           ...th,
@@ -181,11 +184,15 @@ async function main() {
         }
         await store.close();
         rmSync(dir, { recursive: true, force: true });
+        const cpuPerPage = summary.resources.cpuMs / Math.max(1, summary.run.fetched);
+        const scoringMs = scoring[`${id}/${model === 'learned' ? 'tfidf' : model}`] ?? 0;
         const row = {
           topic: id,
           run,
           fetched: n,
           pagesPerSec: summary.pagesPerSec,
+          cpuPerPage,
+          scoringShare: scoringMs / cpuPerPage,
           at,
           end: { harvest: hits / Math.max(1, n), recall: hits / relevant.size },
         };
@@ -195,7 +202,7 @@ async function main() {
           return `${(x.harvest * 100).toFixed(1)}% / ${(x.recall * 100).toFixed(1)}%`;
         });
         console.log(
-          `| ${id} | ${run} | ${cells.join(' | ')} | ${n.toLocaleString('en')} | ${Math.round(summary.pagesPerSec).toLocaleString('en')} |`,
+          `| ${id} | ${run} | ${cells.join(' | ')} | ${n.toLocaleString('en')} | ${Math.round(summary.pagesPerSec).toLocaleString('en')} | ${cpuPerPage.toFixed(2)} ms | ${(row.scoringShare * 100).toFixed(0)}% |`,
         );
       }
     }

@@ -31,7 +31,7 @@ const text = (anchor: number | '', context: number | '' = '') => ({
 });
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 
-test('best-first priority: mean of parent relevance and link context relevance', () => {
+test('best-first priority: mean of the page standing and link context relevance', () => {
   const cases: [parentRelevance: number, context: number, expected: number][] = [
     [0, 0, 0],
     [1, 1, 1],
@@ -40,9 +40,17 @@ test('best-first priority: mean of parent relevance and link context relevance',
     [0.5, 0.3, 0.4],
   ];
   for (const [relevance, ctx, expected] of cases) {
-    const s = bestFirst.link(parent({ relevance, kept: true }), text('', ctx), scorer);
+    // An irrelevant seed stands at its relevance…
+    const s = bestFirst.link(parent({ relevance, isSeed: true }), text('', ctx), scorer);
     assert.ok(s && near(s.priority, expected), `${relevance}, ${ctx} → ${s?.priority}`);
+    // …a kept page at 1, whatever its relevance.
+    const k = bestFirst.link(parent({ relevance, kept: true }), text('', ctx), scorer);
+    assert.ok(k && near(k.priority, 0.5 + 0.5 * ctx), `kept ${relevance}, ${ctx} → ${k?.priority}`);
   }
+  // Among a kept page's links the anchor/context decides, not how relevant the page is.
+  const fromVeryRelevant = bestFirst.link(parent({ relevance: 0.9, kept: true }), text(0), scorer);
+  const fromRelevant = bestFirst.link(parent({ relevance: 0.3, kept: true }), text(0.2), scorer);
+  assert.ok(fromRelevant && fromVeryRelevant && fromRelevant.priority > fromVeryRelevant.priority);
   // The context is scored when there is one, else the anchor.
   assert.equal(bestFirst.link(parent(), text(0.4, ''), scorer)?.priority, 0.2);
   assert.equal(bestFirst.link(parent(), text(0.4, 0.8), scorer)?.priority, 0.4);
@@ -102,9 +110,9 @@ test('shark-search: inherited score and neighbourhood, worked by hand', () => {
 test('tunnelling: Val inherited above the threshold, multiplied by r below, ordered by Val then val', () => {
   const t = createStrategy('tunnel', { seedVal: 100, tunnelFactor: 0.5, tunnelSteps: 2 });
   assert.equal(t.seedValue, 100);
-  // val = mean(parent relevance, context): 0.5·0.4 + 0.5·0.2 = 0.3 ≥ 0.1 → inherits 100.
+  // val = best-first's: 0.5·1 (kept) + 0.5·0.2 = 0.6 ≥ 0.1 → inherits 100.
   const a = t.link(parent({ kept: true, relevance: 0.4, value: 100 }), text('', 0.2), scorer);
-  assert.ok(a && near(a.value, 100) && near(a.priority, 0.999 * 0.3), JSON.stringify(a));
+  assert.ok(a && near(a.value, 100) && near(a.priority, 0.999 * 0.6), JSON.stringify(a));
   // val = 0.5·0.05 + 0 = 0.025 < 0.1 → Val 50, one step down.
   const b = t.link(parent({ relevance: 0.05, value: 100 }), text('', 0), scorer);
   assert.ok(b && near(b.value, 50) && near(b.priority, -1 + 0.999 * 0.025), JSON.stringify(b));
