@@ -1,10 +1,18 @@
 // The focuscrawl library: the public surface of every stage.
 export * from './crawl/index.js';
 export * from './errors/index.js';
+export * from './evaluate/index.js';
 export { exportLines, exportStore, formatStatus, gatherStatus } from './export/index.js';
 export * from './fetch/index.js';
 export * from './frontier/index.js';
 export { type InspectOptions, type InspectReport, inspectUrl } from './inspect/index.js';
+export {
+  type LearnOptions,
+  type LearnResult,
+  learnedTopicFile,
+  learnFromTexts,
+  learnTopic,
+} from './learn/index.js';
 export * from './parse/index.js';
 export * from './relevance/index.js';
 export { buildReport, type ReportOptionsInput, writeReport } from './report/index.js';

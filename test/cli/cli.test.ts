@@ -5,8 +5,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { main } from '../../src/cli/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { runCli } from '../run-cli.js';
 
 let web: TestWeb;
 const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-cli-'));
@@ -18,19 +18,7 @@ after(async () => {
   await web.close();
 });
 
-async function run(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  return { code, out, err };
-}
+const run = runCli;
 
 const fast = () => ['--resolve', web.resolve, '--delay-ms', '0'];
 

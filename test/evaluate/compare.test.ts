@@ -7,9 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { main } from '../../src/cli/index.js';
 import type { Comparison } from '../../src/evaluate/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { runCli } from '../run-cli.js';
 
 const SIZE = 'medium';
 const BUDGET = 300;
@@ -34,19 +34,7 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  return { code, out, err };
-}
+const run = runCli;
 
 const common = () => [
   '--out-dir',

@@ -5,11 +5,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { main } from '../../src/cli/index.js';
 import { crawl } from '../../src/crawl/index.js';
 import type { StoreEvaluation } from '../../src/evaluate/index.js';
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { runCli } from '../run-cli.js';
 
 const BUDGET = 200;
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-evaluate-'));
@@ -58,19 +58,7 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-async function run(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  return { code, out, err };
-}
+const run = runCli;
 
 test('evaluate --json: harvest rate, recall and the decision from the labels', async () => {
   const r = await run(

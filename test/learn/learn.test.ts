@@ -14,7 +14,6 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { main } from '../../src/cli/index.js';
 import { analyzeBody } from '../../src/parse/index.js';
 import { createRelevanceModel, loadTopicFile, type Topic } from '../../src/relevance/index.js';
 import {
@@ -24,6 +23,7 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../../src/testweb/index.js';
+import { runCli } from '../run-cli.js';
 
 let web: TestWeb;
 const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-learn-'));
@@ -37,19 +37,7 @@ after(async () => {
   await web.close();
 });
 
-async function run(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await main(argv, {
-    out: (s) => {
-      out += `${s}\n`;
-    },
-    err: (s) => {
-      err += `${s}\n`;
-    },
-  });
-  return { code, out, err };
-}
+const run = runCli;
 
 const fetchFlags = () => [
   '--resolve',

@@ -8,13 +8,12 @@ import {
   parseRunSpec,
   type RunSpec,
   readLabelsFile,
-  specValue,
 } from '../../evaluate/index.js';
-import { bool, duration, type FlagSpec, int, type Parsed, str, strs } from '../args.js';
-import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
+import { bool, type FlagSpec, int, type Parsed, str, strs } from '../args.js';
+import { crawlFlags, crawlFlagsHelp, crawlRunOptionsFromFlags } from '../crawl-flags.js';
+import { fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
 import { createProgressReporter } from '../progress.js';
-import { readSeeds } from '../seeds.js';
 import { budgetsFlag } from './evaluate.js';
 
 const HELP = `Usage: focuscrawl compare --out-dir DIR --topic FILE [--seeds FILE|URL...] --labels FILE
@@ -45,13 +44,10 @@ same command again skips the runs that are finished and resumes the others.
   --json                 print the comparison as JSON instead of the table
   --quiet                no progress lines
 
-Crawl options shared by every run (a run spec overrides them):
-  --threshold R|FORM     keep pages with relevance >= R, or a threshold form (iterative, adaptive)
-  --strategy NAME        strategy of runs whose spec sets none (default best-first)
-  --model NAME           relevance model
-  --max-depth N, --duration D, --scope MODE, --include REGEX, --exclude REGEX,
-  --max-frontier N, --store-bodies WHICH, --progress-ms N     as for focuscrawl crawl
-  --set key=value,...    any other crawl option for every run, as in a run spec
+Crawl options shared by every run (a run spec overrides them), as for focuscrawl crawl:
+${crawlFlagsHelp}
+  --progress-ms N              progress interval (default 1000)
+  --set key=value,...          any crawl option for every run, as in a run spec
 
 ${fetchFlagsHelp}
 
@@ -59,27 +55,17 @@ See docs/evaluate.md.`;
 
 const flags: FlagSpec = {
   ...fetchFlags,
+  ...crawlFlags,
   'out-dir': { type: 'string' },
   topic: { type: 'string' },
   seeds: { type: 'string', multiple: true },
   labels: { type: 'string' },
   'topic-id': { type: 'string' },
-  'max-pages': { type: 'string' },
   runs: { type: 'string', multiple: true },
   budgets: { type: 'string' },
   title: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
-  threshold: { type: 'string' },
-  strategy: { type: 'string' },
-  model: { type: 'string' },
-  'max-depth': { type: 'string' },
-  duration: { type: 'string' },
-  scope: { type: 'string' },
-  include: { type: 'string', multiple: true },
-  exclude: { type: 'string', multiple: true },
-  'max-frontier': { type: 'string' },
-  'store-bodies': { type: 'string' },
   'progress-ms': { type: 'string' },
   set: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
@@ -140,28 +126,9 @@ function required(p: Parsed, name: string): string {
   return v;
 }
 
-/** The crawl options every run shares, from the flags. */
+/** The crawl options every run shares, from the flags (as `crawl` reads them). */
 export function sharedOptionsFromFlags(p: Parsed): Omit<CrawlOptionsInput, 'store' | 'maxPages'> {
-  const o: Record<string, unknown> = {
-    topic: required(p, 'topic'),
-    seeds: readSeeds(strs(p, 'seeds'), 'compare'),
-    fetcher: fetcherOptionsFromFlags(p, 'compare'),
-  };
-  const set = (k: string, v: unknown) => {
-    if (v !== undefined) o[k] = v;
-  };
-  const threshold = str(p, 'threshold');
-  set('threshold', threshold === undefined ? undefined : specValue(threshold));
-  set('strategy', str(p, 'strategy'));
-  set('model', str(p, 'model'));
-  set('maxDepth', int(p, 'max-depth', 'compare'));
-  set('durationMs', duration(p, 'duration', 'compare'));
-  set('scope', str(p, 'scope'));
-  if (strs(p, 'include').length > 0) o['include'] = strs(p, 'include');
-  if (strs(p, 'exclude').length > 0) o['exclude'] = strs(p, 'exclude');
-  set('maxFrontier', int(p, 'max-frontier', 'compare'));
-  set('storeBodies', str(p, 'store-bodies'));
-  set('progressIntervalMs', int(p, 'progress-ms', 'compare'));
+  const { maxPages: _, ...o } = crawlRunOptionsFromFlags(p, 'compare') as Record<string, unknown>;
   // --set key=value,…: parsed as the options of a run spec.
   for (const s of strs(p, 'set')) {
     let spec: RunSpec;
