@@ -15,7 +15,8 @@ if (!existsSync(join(here, 'node_modules', '@crawlee', 'cheerio'))) {
 }
 const runs = [
   ['fetch-parse.mjs', '--pages', '50000', '--rounds', '3'],
-  ['crawl.mjs', '--pages', '50000', '--rounds', '3', '--peer-rounds', '2'],
+  ['crawl.mjs', '--pages', '50000', '--rounds', '2', '--peer-rounds', '2', '--focused-rounds', '1'],
+  ['strategies.mjs'],
   ['testweb.mjs', '--size', 'large', '--pages', '50000'],
   ['parse.mjs'],
   ['tokenize.mjs'],
