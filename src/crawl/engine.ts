@@ -19,7 +19,7 @@ import { createScopeFilter } from '../url/index.js';
 import { Adaptation } from './adapt.js';
 import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
 import type { CrawlOptions } from './options.js';
-import { type PageRules, pageOutcome } from './page.js';
+import { failure, type PageRules, pageOutcome } from './page.js';
 import { SeenUrls } from './seen.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
@@ -284,68 +284,30 @@ export class Engine {
           this.#reclaim.push(c.url);
           return;
         }
-        this.#record(
-          c,
-          { url: c.url, state: 'error', result: { fetchedAt: Date.now(), error: errorText(err) } },
-          null,
-          null,
-          '',
-          0,
-        );
+        this.#record(failure(c, Date.now(), errorText(err), null));
         return;
       }
       const r = res as FetchResult;
       this.#run.bytes += r.bytes;
       const fetchedAt = r.timings.startedAt;
       if (r.status < 200 || r.status >= 300) {
-        const error = `HTTP ${r.status}`;
-        this.#record(
-          c,
-          { url: c.url, state: 'error', result: { fetchedAt, error, status: r.status } },
-          r.status,
-          null,
-          '',
-          0,
-        );
+        this.#record(failure(c, fetchedAt, `HTTP ${r.status}`, r.status));
         return;
       }
       const p = pageOutcome(c, r, this.#s.seeds.has(c.url), this.#rules, fetchedAt);
       this.#s.threshold.observe(p.relevance);
-      this.#record(c, p.outcome, r.status, p.relevance, p.title, p.newUrls);
+      this.#record(p);
     } catch (e) {
-      this.#record(
-        c,
-        { url: c.url, state: 'error', result: { fetchedAt: Date.now(), error: errorText(e) } },
-        res?.status ?? null,
-        null,
-        '',
-        0,
-      );
+      this.#record(failure(c, Date.now(), errorText(e), res?.status ?? null));
     } finally {
       if (this.#pending.length >= this.#o.commitBatch) void this.#flush();
       this.#wake.notify();
     }
   }
 
-  #record(
-    c: ClaimedUrl,
-    outcome: Outcome,
-    status: number | null,
-    relevance: number | null,
-    title: string,
-    newUrls: number,
-  ): void {
-    this.#pending.push(outcome);
-    this.#pendingEvents.push({
-      url: c.url,
-      state: outcome.state,
-      depth: c.depth,
-      status,
-      relevance,
-      title: title || null,
-      newUrls,
-      error: outcome.state === 'error' ? outcome.result.error : null,
-    });
+  #record(r: { outcome: Outcome; event: PageEvent }): void {
+    this.#pending.push(r.outcome);
+    this.#pendingEvents.push(r.event);
   }
 
   /** Commits pending outcomes (one commit at a time); resolves when they are stored. */

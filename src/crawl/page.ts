@@ -11,6 +11,7 @@ import type { RelevanceModel } from '../relevance/index.js';
 import type { ClaimedUrl, NewUrl, Outcome, PageLink } from '../store/index.js';
 import { linkDepth } from '../url/index.js';
 import type { SeenUrls } from './seen.js';
+import type { PageEvent } from './types.js';
 
 export interface PageRules {
   model: RelevanceModel;
@@ -28,9 +29,35 @@ export interface PageRules {
 
 export interface PageResult {
   outcome: Outcome;
+  /** What the crawl reports of it once committed. */
+  event: PageEvent;
   relevance: number;
-  title: string;
-  newUrls: number;
+}
+
+/** The outcome and event of a fetch that did not produce a page. */
+export function failure(
+  claimed: ClaimedUrl,
+  fetchedAt: number,
+  error: string,
+  status: number | null,
+): { outcome: Outcome; event: PageEvent } {
+  return {
+    outcome: {
+      url: claimed.url,
+      state: 'error',
+      result: status === null ? { fetchedAt, error } : { fetchedAt, error, status },
+    },
+    event: {
+      url: claimed.url,
+      state: 'error',
+      depth: claimed.depth,
+      status,
+      relevance: null,
+      title: null,
+      newUrls: 0,
+      error,
+    },
+  };
 }
 
 function isHttp(url: string): boolean {
@@ -113,10 +140,19 @@ export function pageOutcome(
     ...(links ? { links } : {}),
     ...(newUrls ? { newUrls } : {}),
   };
+  const state = kept ? 'complete' : 'discard';
   return {
-    outcome: { url: claimed.url, state: kept ? 'complete' : 'discard', result },
+    outcome: { url: claimed.url, state, result },
+    event: {
+      url: claimed.url,
+      state,
+      depth: claimed.depth,
+      status: res.status,
+      relevance,
+      title: title || null,
+      newUrls: newUrls?.length ?? 0,
+      error: null,
+    },
     relevance,
-    title,
-    newUrls: newUrls?.length ?? 0,
   };
 }
