@@ -4,7 +4,7 @@
 // matches what the crawl stored.
 import { readFileSync } from 'node:fs';
 import { InvalidOptionError } from '../errors/index.js';
-import { lineColumn, scanJson } from '../relevance/json-scan.js';
+import { jsonSyntaxError } from '../relevance/json-scan.js';
 import { canonicalizeUrl } from '../url/index.js';
 
 /** The set of relevant URLs an evaluation measures against. */
@@ -36,11 +36,7 @@ function parseJson(text: string, source: string): unknown {
     return JSON.parse(text);
   } catch (cause) {
     // V8's messages do not always carry the offset: the topic files' scanner finds it.
-    const at = scanJson(text).errorAt;
-    const { line, column } = lineColumn(text, at < 0 ? text.length : at);
-    const what = String((cause as Error).message)
-      .replace(/ (?:in JSON )?at position \d+.*$/s, '')
-      .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+    const { line, column, what } = jsonSyntaxError(text, cause);
     throw fail(`${source}: invalid JSON (line ${line}, column ${column}): ${what}`, cause);
   }
 }

@@ -137,3 +137,16 @@ export function lineColumn(text: string, offset: number): { line: number; column
   }
   return { line, column: offset - lineStart + 1 };
 }
+
+/** Where and what a JSON syntax error is: `JSON.parse`'s message without its position, and the line and column. */
+export function jsonSyntaxError(
+  text: string,
+  cause: unknown,
+): { line: number; column: number; what: string } {
+  const at = scanJson(text).errorAt;
+  const { line, column } = lineColumn(text, at < 0 ? text.length : at);
+  const what = String((cause as Error).message)
+    .replace(/ (?:in JSON )?at position \d+.*$/s, '')
+    .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+  return { line, column, what };
+}

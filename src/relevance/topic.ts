@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { TopicFileError } from '../errors/index.js';
 import { normalizeKeyword } from '../text/index.js';
 import { canonicalizeUrl } from '../url/index.js';
-import { lineColumn, scanJson } from './json-scan.js';
+import { jsonSyntaxError, lineColumn, scanJson } from './json-scan.js';
 
 export interface TopicKeyword {
   /** Normalised keyword (a word or a phrase). */
@@ -218,11 +218,7 @@ export function parseTopic(text: string, sourceName = 'topic'): Topic {
   try {
     data = JSON.parse(body);
   } catch (cause) {
-    const at = scanJson(body).errorAt;
-    const { line, column } = lineColumn(body, at < 0 ? body.length : at);
-    const what = String((cause as Error).message)
-      .replace(/ (?:in JSON )?at position \d+.*$/s, '')
-      .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '');
+    const { line, column, what } = jsonSyntaxError(body, cause);
     throw new TopicFileError(
       `${sourceName}: line ${line}, column ${column}: invalid JSON: ${what}`,
       { cause },
