@@ -10,6 +10,7 @@ export {
   type TermCollector,
   type TermCollectorOptions,
 } from './adapt.js';
+export * from './bayes/index.js';
 export {
   createRelevanceModel,
   RELEVANCE_MODELS,
