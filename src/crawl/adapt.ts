@@ -6,7 +6,6 @@
  * that `status` and the report show them and a resumed crawl goes on from them.
  */
 import {
-  ADAPT_DEFAULTS,
   type AdaptOptions,
   adaptTopic,
   appendCapped,
@@ -151,5 +150,3 @@ export class Adaptation {
     await this.#s.store.setMeta(META_THRESHOLD, this.#s.threshold.history());
   }
 }
-
-export { ADAPT_DEFAULTS };

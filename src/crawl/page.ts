@@ -114,7 +114,7 @@ export function pageOutcome(
       const s = rules.strategy.link(parent, { anchor: l.anchor, context: l.context }, score);
       // A link left out now may be found again on a better path.
       if (s === null) continue;
-      rules.seen.add(l.url);
+      rules.seen.addChecked();
       const item: NewUrl = {
         url: l.url,
         depth,

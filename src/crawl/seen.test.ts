@@ -31,3 +31,12 @@ test('seen URLs: a URL from the old generation is not a first sight', () => {
   assert.equal(s.firstSight('a'), false);
   assert.equal(s.firstSight('c'), true);
 });
+
+test('seen URLs: has then addChecked records the URL checked', () => {
+  const s = new SeenUrls();
+  assert.equal(s.has('http://a.test/1'), false);
+  assert.equal(s.has('http://a.test/2'), false);
+  s.addChecked();
+  assert.equal(s.has('http://a.test/2'), true);
+  assert.equal(s.has('http://a.test/1'), false, 'only the last URL checked was added');
+});

@@ -11,22 +11,16 @@
  * such a URL would be taken for seen and not queued by this run.
  */
 
+import { hashLanes, lanes } from '../store/hash.js';
+
 let h1 = 0;
 let h2 = 0;
 
-/** Two 32-bit hash lanes of `s` into h1, h2 (h2 never 0: 0 marks an empty slot). */
+/** The store's two 32-bit hash lanes of `s` into h1, h2 (h2 never 0: 0 marks an empty slot). */
 function hashInto(s: string): void {
-  let a = 0x9e3779b9;
-  let b = 0x85ebca6b;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x9e3779b1);
-    b = Math.imul(b ^ c, 0x5f356495);
-  }
-  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b) ^ Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
-  b = Math.imul(b ^ (b >>> 16), 0x85ebca6b) ^ Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
-  h1 = a >>> 0;
-  h2 = b >>> 0 || 1;
+  hashLanes(s);
+  h1 = lanes[0] as number;
+  h2 = (lanes[1] as number) || 1;
 }
 
 /** One generation: a hash table of (h1, h2) pairs that doubles at half load. */
@@ -83,6 +77,9 @@ export class SeenUrls {
   #young = new HashTable();
   #old = new HashTable();
   readonly #capacity: number;
+  /** The hash of the last `has` call's URL. */
+  #checked1 = 0;
+  #checked2 = 0;
 
   constructor(capacity = 500_000) {
     this.#capacity = capacity;
@@ -90,6 +87,8 @@ export class SeenUrls {
 
   has(url: string): boolean {
     hashInto(url);
+    this.#checked1 = h1;
+    this.#checked2 = h2;
     if (this.#young.has(h1, h2)) return true;
     if (this.#old.has(h1, h2)) {
       this.#addHashed();
@@ -100,6 +99,16 @@ export class SeenUrls {
 
   add(url: string): void {
     hashInto(url);
+    if (!this.#young.has(h1, h2)) this.#addHashed();
+  }
+
+  /**
+   * Adds the URL of the last `has` call, which found it unseen, without hashing it
+   * again: the crawl checks a link, scores it, and records it only if it is queued.
+   */
+  addChecked(): void {
+    h1 = this.#checked1;
+    h2 = this.#checked2;
     if (!this.#young.has(h1, h2)) this.#addHashed();
   }
 

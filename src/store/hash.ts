@@ -1,9 +1,12 @@
 /**
- * A 53-bit hash of a string, as a safe JS integer: the key of the URL index. Two
- * 32-bit multiply–xorshift lanes over the UTF-16 code units, mixed at the end. Not
- * cryptographic and not unique: the store compares the URL itself on a match.
+ * The two 32-bit lanes of the last `hashLanes` call: multiply–xorshift over the
+ * UTF-16 code units, mixed at the end. Kept in a typed array so that hot loops
+ * (the crawl's seen-URL set) hash without allocating.
  */
-export function hash53(s: string): number {
+export const lanes = new Uint32Array(2);
+
+/** Hashes `s` into `lanes`. Not cryptographic and not unique. */
+export function hashLanes(s: string): void {
   let a = 0x9e3779b9;
   let b = 0x85ebca6b;
   for (let i = 0; i < s.length; i++) {
@@ -13,5 +16,16 @@ export function hash53(s: string): number {
   }
   a = Math.imul(a ^ (a >>> 16), 0x85ebca6b) ^ Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
   b = Math.imul(b ^ (b >>> 16), 0x85ebca6b) ^ Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
-  return 0x100000000 * (b & 0x1fffff) + (a >>> 0);
+  lanes[0] = a;
+  lanes[1] = b;
+}
+
+/**
+ * A 53-bit hash of a string, as a safe JS integer: the key of the URL index (the
+ * two lanes of `hashLanes`, 21 bits of the second). The store compares the URL
+ * itself on a match.
+ */
+export function hash53(s: string): number {
+  hashLanes(s);
+  return 0x100000000 * ((lanes[1] as number) & 0x1fffff) + (lanes[0] as number);
 }
