@@ -12,8 +12,12 @@ export {
   learnedTopicFile,
   learnFromTexts,
   learnTopic,
+  type TrainOptions,
+  type TrainResult,
+  trainFromSources,
 } from './learn/index.js';
 export * from './parse/index.js';
+export * from './ranking/index.js';
 export * from './relevance/index.js';
 export { buildReport, type ReportOptionsInput, writeReport } from './report/index.js';
 export {

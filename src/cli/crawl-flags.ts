@@ -1,6 +1,6 @@
 // The crawl options as command-line flags, shared by `crawl` and `compare`:
 // their spec, their help text, and the options they build.
-import { type CrawlOptionsInput, MODELS, STRATEGIES } from '../crawl/index.js';
+import { type CrawlOptionsInput, MODELS, PAGE_MODELS, STRATEGIES } from '../crawl/index.js';
 import { CliUsageError } from '../errors/index.js';
 import { bool, duration, type FlagSpec, int, type Parsed, str, strs } from './args.js';
 import { fetcherOptionsFromFlags } from './fetch-flags.js';
@@ -19,8 +19,19 @@ export const crawlFlagsHelp = `  --threshold R|iterative|adaptive
                                adaptive: rules 1-3 of DESIGN 1.5 (defaults 0.1, 1.05, 1.2, 0.95,
                                0.3, 1000, 10000, 0.01, 0.6)
   --strategy NAME              ${STRATEGIES.join(' | ')}
-                               (default best-first; docs/strategies.md)
-  --model NAME                 ${MODELS.join(' | ')}: relevance model (default: the topic's, else vsm)
+                               (default best-first; bayes with --model bayes; docs/strategies.md)
+  --rank-buffer N              pagerank: fetched pages between recomputations (default 1000)
+  --damping D                  pagerank: damping d, in (0, 1) (default 0.8)
+  --model NAME                 ${MODELS.join(' | ')}: what scores links (and pages, for vsm and
+                               tfidf); bayes: the naive Bayes link model (docs/bayes.md)
+                               (default: the topic's, else vsm)
+  --model-file FILE            link model from \`focuscrawl train\` (for --model bayes)
+  --page-model NAME            ${PAGE_MODELS.join(' | ')}: what judges pages under --model bayes
+                               (default: the topic's model, else vsm; bayes: threshold 0.5)
+  --learn-every N              retrain the link model every N fetched pages from the links
+                               whose targets were judged, and re-score the frontier (default off)
+  --context-chars N            characters of text on each side of a link read as its context
+                               (default: the model file's, else 80)
   --adapt-topic                re-estimate the topic vector from kept pages as the crawl goes
   --adapt-every N              kept pages between re-estimations (default 500)
   --max-drift D                largest 1 - cos(original, adapted topic) allowed (default 0.2)
@@ -59,6 +70,12 @@ export const crawlFlags: FlagSpec = {
   'max-threshold': { type: 'string' },
   strategy: { type: 'string' },
   model: { type: 'string' },
+  'model-file': { type: 'string' },
+  'page-model': { type: 'string' },
+  'learn-every': { type: 'string' },
+  'context-chars': { type: 'string' },
+  'rank-buffer': { type: 'string' },
+  damping: { type: 'string' },
   'domain-diversity': { type: 'string' },
   'adapt-topic': { type: 'boolean' },
   'adapt-every': { type: 'string' },
@@ -138,6 +155,8 @@ function strategyOptionsFromFlags(
     tunnelFactor: 'tunnel-factor',
     tunnelSteps: 'tunnel-steps',
     queues: 'queues',
+    rankBufferPages: 'rank-buffer',
+    damping: 'damping',
   } as const;
   for (const [key, flag] of Object.entries(flagOf) as [keyof typeof flagOf, string][]) {
     const v = num(p, flag, cmd);
@@ -211,6 +230,10 @@ export function crawlRunOptionsFromFlags(p: Parsed, cmd: string): Omit<CrawlOpti
   set('threshold', threshold);
   set('strategy', oneOf(p, 'strategy', STRATEGIES, cmd));
   set('model', oneOf(p, 'model', MODELS, cmd));
+  set('modelFile', str(p, 'model-file'));
+  set('pageModel', oneOf(p, 'page-model', PAGE_MODELS, cmd));
+  set('learnEvery', positive(p, 'learn-every', cmd));
+  set('linkContextChars', int(p, 'context-chars', cmd));
   set('domainDiversity', positive(p, 'domain-diversity', cmd));
   const adaptEvery = positive(p, 'adapt-every', cmd);
   const maxDrift = num(p, 'max-drift', cmd);

@@ -20,6 +20,8 @@ Commands:
   inspect URL [--topic FILE] [--json]     fetch one page as the crawler would and explain it
   topic learn --positive SRC... [--negative SRC...] [--expert FILE] [--out FILE]
                                           learn a topic file from example pages (TF-IDF)
+  train --positive SRC... --negative SRC... --out MODEL.json [--density normal|kernel]
+                                          train the naive Bayes link classifier (DESIGN 1.4)
   testweb [--port N] [--seed S] [--size small|medium|large] [--log FILE]
                                           serve the synthetic test web on 127.0.0.1
   testweb labels [--seed S] [--size ...] [--topic ID] [--format json|urls|topic]
@@ -53,6 +55,7 @@ const commands: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./commands/report.js')).reportCommand,
   inspect: async () => (await import('./commands/inspect.js')).inspectCommand,
   topic: async () => (await import('./commands/topic.js')).topicCommand,
+  train: async () => (await import('./commands/train.js')).trainCommand,
   testweb: async () => (await import('./commands/testweb.js')).testwebCommand,
   demo: async () => (await import('./commands/demo.js')).demoCommand,
   evaluate: async () => (await import('./commands/evaluate.js')).evaluateCommand,

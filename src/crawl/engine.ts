@@ -13,14 +13,12 @@
 import { AbortedError } from '../errors/index.js';
 import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
 import { claimFromQueues, createStrategy, HostDispatch } from '../frontier/index.js';
-import { createRelevanceModel, type RelevanceModelName } from '../relevance/index.js';
 import type { ClaimedUrl, Outcome, StateCounts } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
-import { Adaptation } from './adapt.js';
 import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
-import { SeenUrls } from './seen.js';
+import { RuleKeeper } from './rules.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
 import type { CrawlEvents, CrawlRunRecord, CrawlSummary, PageEvent, StopReason } from './types.js';
@@ -41,8 +39,8 @@ export class Engine {
   readonly #claimBatch: number;
   /** Frontier partitions claimed in turn (multi-queue), 1 otherwise. */
   readonly #queues: number;
-  readonly #modelName: RelevanceModelName;
-  #adaptation: Adaptation | null = null;
+  /** The page rules, kept current as the crawl adapts and learns (rules.ts). */
+  readonly #keeper: RuleKeeper;
 
   #active = 0;
   #pending: Outcome[] = [];
@@ -66,7 +64,8 @@ export class Engine {
     this.#o = o;
     this.#s = s;
     this.#emit = emit;
-    const strategy = createStrategy(o.strategy, o.strategyOptions);
+    const m = s.models;
+    const strategy = createStrategy(m.strategy, o.strategyOptions);
     this.#queues = strategy.queues ?? 1;
     const inScope = createScopeFilter({
       mode: o.scope,
@@ -78,17 +77,8 @@ export class Engine {
     this.#concurrency = o.fetcher.concurrency ?? 16;
     this.#claimBatch = Math.max(64, Math.min(this.#concurrency * 8, 1024));
     this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1, o.domainDiversity);
-    const modelName = o.model ?? s.topic.model ?? 'vsm';
-    this.#modelName = modelName;
-    this.#rules = {
-      model: createRelevanceModel(modelName, s.topic),
-      threshold: s.threshold.value,
-      strategy,
-      inScope,
-      maxDepth: o.maxDepth ?? Number.POSITIVE_INFINITY,
-      storeBodies: o.storeBodies,
-      seen: new SeenUrls(),
-    };
+    this.#keeper = new RuleKeeper(o, s, strategy, inScope);
+    this.#rules = this.#keeper.rules;
     this.#fetchedTotal = s.fetchedTotal;
     this.#counts = { ...s.counts };
     this.#runRecord = {
@@ -96,8 +86,9 @@ export class Engine {
       endedAt: this.#startedAt,
       fetched: 0,
       stopReason: null,
-      strategy: o.strategy,
-      model: modelName,
+      strategy: m.strategy,
+      model: m.link,
+      ...(m.page !== m.link ? { pageModel: m.page } : {}),
     };
   }
 
@@ -131,13 +122,7 @@ export class Engine {
     const { store } = this.#s;
     const runs = [...this.#s.runs, this.#runRecord];
     await store.setMeta(META_RUNS, runs);
-    const adaptation = await Adaptation.create(this.#o, this.#s, this.#modelName, {
-      threshold: (c) => this.#emit('threshold', c),
-      topic: (c) => this.#emit('topic', c),
-    });
-    this.#adaptation = adaptation;
-    this.#rules.model = adaptation.model;
-    if (adaptation.collects) this.#rules.collect = (text, kept) => adaptation.collect(text, kept);
+    await this.#keeper.start(this.#emit);
     this.#emit('start', {
       resumed: this.#s.resumed,
       recovered: this.#s.recovered,
@@ -178,7 +163,7 @@ export class Engine {
         this.#counts.waiting += n;
       }
       await this.#trim();
-      await this.#adaptation?.save();
+      await this.#keeper.close();
       this.#counts = await store.counts();
       this.#runRecord.endedAt = Date.now();
       this.#runRecord.stopReason = reason;
@@ -336,7 +321,7 @@ export class Engine {
         }
         this.#dry = false;
         for (const e of events) this.#emit('page', e);
-        await this.#adaptAfterCommit();
+        await this.#keeper.afterCommit(this.#fetchedTotal);
         if (this.#o.maxFrontier !== undefined && this.#counts.waiting > this.#o.maxFrontier) {
           await this.#trim();
         }
@@ -350,15 +335,6 @@ export class Engine {
       }
     })();
     return this.#committing;
-  }
-
-  /** The threshold and topic vector move when their policies say so (adapt.ts). */
-  async #adaptAfterCommit(): Promise<void> {
-    const a = this.#adaptation;
-    if (a === null) return;
-    await a.afterCommit(this.#fetchedTotal);
-    this.#rules.threshold = this.#s.threshold.value;
-    this.#rules.model = a.model;
   }
 
   async #trim(): Promise<void> {

@@ -5,6 +5,7 @@ export {
   crawlOptionsSchema,
   MODELS,
   type ModelName,
+  PAGE_MODELS,
   STRATEGIES,
   type StrategyName,
   strategyOptionsSchema,

@@ -13,9 +13,15 @@ const pattern = z.union([z.string(), z.instanceof(RegExp)]);
 export const STRATEGIES = STRATEGY_NAMES;
 export type { StrategyName };
 
-/** The relevance models (src/relevance). */
-export const MODELS = ['vsm', 'tfidf'] as const;
+/**
+ * The models (src/relevance): `vsm` and `tfidf` score pages and link text against the
+ * topic; `bayes` is the naive Bayes link model (DESIGN 1.4), which scores links.
+ */
+export const MODELS = ['vsm', 'tfidf', 'bayes'] as const;
 export type ModelName = (typeof MODELS)[number];
+/** What may judge pages (keep or discard). */
+export const PAGE_MODELS = MODELS;
+export type PageModelName = ModelName;
 
 const unit = z.number().gt(0).lt(1);
 /** Constants of the strategies; each defaults as `DEFAULT_STRATEGY_OPTIONS` says. */
@@ -36,6 +42,10 @@ export const strategyOptionsSchema = z.strictObject({
   tunnelSteps: z.number().int().min(0).optional(),
   /** Multi-queue: number of queues. @default 4 */
   queues: z.number().int().min(1).max(64).optional(),
+  /** PageRank: fetched pages between two recomputations. @default 1000 */
+  rankBufferPages: count.optional(),
+  /** PageRank: damping d. @default 0.8 */
+  damping: unit.optional(),
 });
 
 export const crawlOptionsSchema = z.strictObject({
@@ -81,10 +91,13 @@ export const crawlOptionsSchema = z.strictObject({
    * Frontier order (docs/strategies.md): `best-first` (a link's priority from its
    * page's relevance and its anchor/context relevance), `bfs` (first in, first
    * out), `dfs` (deepest first), `fish`, `shark` (fish- and shark-search), `tunnel`
-   * (DESIGN 1.5 genetic factor) or `multi-queue` (DESIGN 1.2).
-   * @default 'best-first'
+   * (DESIGN 1.5 genetic factor), `multi-queue` (DESIGN 1.2), `bayes` (a link's
+   * priority is the link model's Pr(+ | context), DESIGN 1.4) or `pagerank` (the
+   * target's PageRank among the discovered pages, recomputed every
+   * `strategyOptions.rankBufferPages` fetched pages).
+   * @default 'bayes' when `model` is 'bayes', else 'best-first'
    */
-  strategy: z.enum(STRATEGY_NAMES).default('best-first'),
+  strategy: z.enum(STRATEGY_NAMES).optional(),
   /** Constants of the strategy. @default {} (each constant's own default) */
   strategyOptions: strategyOptionsSchema.default({}),
   /**
@@ -94,11 +107,40 @@ export const crawlOptionsSchema = z.strictObject({
    */
   domainDiversity: count.default(1),
   /**
-   * The relevance model: `vsm` (DESIGN 1.1 keyword cosine) or `tfidf` (DESIGN 1.5
-   * cosine with a learned topic vector).
+   * The model: `vsm` (DESIGN 1.1 keyword cosine) or `tfidf` (DESIGN 1.5 cosine with a
+   * learned topic vector) score pages and links; `bayes` scores links with the naive
+   * Bayes link model of `modelFile` (docs/bayes.md) while `pageModel` judges pages.
    * @default the topic file's `model`, else 'vsm'
    */
   model: z.enum(MODELS).optional(),
+  /**
+   * A link model file written by `focuscrawl train` (or `writeLinkModelFile`). Needed by
+   * `model: 'bayes'` unless `learnEvery` trains one during the crawl, and by
+   * `pageModel: 'bayes'`.
+   * @default none
+   */
+  modelFile: z.string().min(1).optional(),
+  /**
+   * What judges pages when `model` is 'bayes': the keyword models (`vsm`, `tfidf`) or
+   * the link model file's classifier on the page's title, text and URL (`bayes`; its
+   * Pr(+) is the relevance, and the threshold defaults to 0.5). It stays the file's
+   * model while online learning retrains the link scorer.
+   * @default the topic file's `model`, else 'vsm' (with `model` 'vsm' or 'tfidf': `model`)
+   */
+  pageModel: z.enum(PAGE_MODELS).optional(),
+  /**
+   * Online learning (with `model: 'bayes'`): every this many fetched pages the link
+   * model is retrained from the contexts of the links whose targets have been judged
+   * since the crawl began (kept = positive), and, under a strategy whose priority is
+   * the link score (`bayes`), the waiting URLs are re-scored in the background.
+   * @default off
+   */
+  learnEvery: count.optional(),
+  /**
+   * Characters of page text read on each side of a link as its context.
+   * @default the model file's, else 80
+   */
+  linkContextChars: z.number().int().min(0).max(10_000).optional(),
   /**
    * Re-estimate the topic vector from the kept pages as the crawl goes (DESIGN 1.5),
    * every `intervalPages` kept pages (500), mixing in `rate` (0.3) of the estimate,

@@ -6,15 +6,28 @@
 import { createHash } from 'node:crypto';
 import type { FetchResult } from '../fetch/index.js';
 import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
-import { analyzeBody, detach } from '../parse/index.js';
-import type { RelevanceModel } from '../relevance/index.js';
+import { analyzeBody, detach, type ParseOptions } from '../parse/index.js';
+import type { LinkSight, RelevanceModel } from '../relevance/index.js';
 import type { ClaimedUrl, NewUrl, Outcome, PageLink } from '../store/index.js';
 import { linkDepth } from '../url/index.js';
 import type { SeenUrls } from './seen.js';
 import type { PageEvent } from './types.js';
 
 export interface PageRules {
+  /** Judges pages: relevance ≥ threshold keeps a page. */
   model: RelevanceModel;
+  /** Scores link text (anchor/context) when no `linkScore` is set. */
+  linkText: RelevanceModel;
+  /** Scores a link in place of `linkText` (the Bayes link model, a PageRank estimate). */
+  linkScore?: ((link: LinkSight, parentUrl: string) => number) | undefined;
+  /** Keep each new URL's link context in the store (online learning reads it back). */
+  keepContext: boolean;
+  /** Parse options (the link context window); one object for the whole crawl. */
+  parse: ParseOptions;
+  /** Sees every judged page: its claimed URL, the verdict, and its links when followed. */
+  observe?:
+    | ((claimed: ClaimedUrl, kept: boolean, links: readonly string[] | null) => void)
+    | undefined;
   /** The keep/discard threshold in force (it may move between pages). */
   threshold: number;
   strategy: LinkStrategy;
@@ -76,11 +89,11 @@ export function pageOutcome(
   rules: PageRules,
   fetchedAt: number,
 ): PageResult {
-  const a = analyzeBody(res.body, res.contentType, res.finalUrl);
+  const a = analyzeBody(res.body, res.contentType, res.finalUrl, rules.parse);
   const page = a.page;
   const text = page?.text ?? a.text ?? '';
   const title = page?.title ?? '';
-  const relevance = rules.model.relevance({ text, title });
+  const relevance = rules.model.relevance({ text, title, url: res.finalUrl });
   const threshold = rules.threshold;
   const kept = relevance >= threshold;
   rules.collect?.(text, kept);
@@ -94,6 +107,7 @@ export function pageOutcome(
     value: isSeed ? rules.strategy.seedValue : claimed.value,
   };
   const follow = page !== undefined && !page.robots.nofollow && rules.strategy.follows(parent);
+  rules.observe?.(claimed, kept, follow ? page.links.map((l) => l.url) : null);
 
   let links: PageLink[] | undefined;
   let newUrls: NewUrl[] | undefined;
@@ -102,7 +116,8 @@ export function pageOutcome(
     newUrls = [];
     const depth = linkDepth(claimed.depth);
     const deepEnough = depth <= rules.maxDepth;
-    const score = (text: string): number => rules.model.relevance({ text });
+    const textScore = (text: string): number => rules.linkText.relevance({ text });
+    const linkScore = rules.linkScore;
     const inPage = new Set<string>();
     for (const l of page.links) {
       if (inPage.has(l.url) || !isHttp(l.url)) continue;
@@ -111,6 +126,9 @@ export function pageOutcome(
       const anchor = l.anchor ? detach(l.anchor) : null;
       links.push({ url: l.url, anchor });
       if (l.nofollow || !deepEnough || !rules.inScope(l.url) || rules.seen.has(l.url)) continue;
+      const context = l.context || l.anchor;
+      const sight = { url: l.url, anchor: l.anchor, context, title };
+      const score = linkScore === undefined ? textScore : () => linkScore(sight, claimed.url);
       const s = rules.strategy.link(parent, { anchor: l.anchor, context: l.context }, score);
       // A link left out now may be found again on a better path.
       if (s === null) continue;
@@ -123,6 +141,8 @@ export function pageOutcome(
       };
       if (s.value !== 0) item.value = s.value;
       if (anchor) item.anchor = anchor;
+      // What the link model reads, minus the URL: context (anchor included) and title.
+      if (rules.keepContext) item.context = detach(title ? `${context}\n${title}` : context);
       newUrls.push(item);
     }
   }

@@ -20,6 +20,7 @@ import {
 } from '../relevance/threshold.js';
 import { DB_FILE, openThreadedStore, type StateCounts, type Store } from '../store/index.js';
 import { canonicalizeUrlOrThrow } from '../url/index.js';
+import { chooseModels, type ModelChoice } from './models.js';
 import type { CrawlOptions } from './options.js';
 import { STORE_THREAD_HEAP } from './thread.js';
 import { resolveTopic } from './topic.js';
@@ -30,6 +31,8 @@ export interface Setup {
   /** Whether `crawl` opened the store (and so closes it). */
   ownsStore: boolean;
   topic: Topic;
+  /** The models that score links and judge pages, and the strategy. */
+  models: ModelChoice;
   /** The keep/discard threshold, resumed from the store's history when its kind is unchanged. */
   threshold: ThresholdPolicy;
   seeds: Set<string>;
@@ -41,6 +44,9 @@ export interface Setup {
   runs: CrawlRunRecord[];
   warnings: string[];
 }
+
+/** The default threshold when the link model judges pages: Pr(+ | page) ≥ ½. */
+export const BAYES_PAGE_THRESHOLD = 0.5;
 
 function total(c: StateCounts): number {
   return c.waiting + c.processing + c.complete + c.discard + c.error;
@@ -80,7 +86,12 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
   if (topic.keywords.length === 0) {
     throw new InvalidOptionError('the topic has no keywords: give at least one { "word": weight }');
   }
-  const spec = thresholdSpecOf(o.threshold, topic.threshold);
+  const models = await chooseModels(o, topic);
+  // The topic's threshold is meant for its keyword model; Pr(+) is judged at ½.
+  const spec = thresholdSpecOf(
+    o.threshold,
+    models.page === 'bayes' ? BAYES_PAGE_THRESHOLD : topic.threshold,
+  );
   const seedList = [...(topic.seeds ?? []), ...o.seeds].map((s, i) => {
     try {
       return canonicalizeUrlOrThrow(s);
@@ -140,6 +151,7 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       store,
       ownsStore,
       topic,
+      models,
       threshold,
       seeds: new Set(await store.getSeeds()),
       resumed,

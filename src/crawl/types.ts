@@ -104,11 +104,14 @@ export interface CrawlRunRecord {
   /** null while running or when the process died. */
   stopReason: StopReason | null;
   strategy: string;
-  /** The relevance model (`vsm`, `tfidf`); absent in runs recorded before models were selectable. */
+  /** The model that scored links (`vsm`, `tfidf`, `bayes`); absent in runs recorded before models were selectable. */
   model?: string;
+  /** The model that judged pages, when it was not `model`. */
+  pageModel?: string;
 }
 
 import type { ThresholdChange, TopicChange } from '../relevance/index.js';
+import type { LinkModelSnapshot } from './learner.js';
 
 /** Events of a running crawl (`run.on(name, listener)`). */
 export interface CrawlEvents {
@@ -123,5 +126,7 @@ export interface CrawlEvents {
   threshold: [change: ThresholdChange];
   /** The topic vector was re-estimated (`adaptTopic`). */
   topic: [change: TopicChange];
+  /** The link model was retrained during the crawl (`learnEvery`). */
+  linkModel: [snapshot: LinkModelSnapshot];
   end: [summary: CrawlSummary];
 }

@@ -34,6 +34,8 @@ export const ErrorCodes = {
   FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
   FC_ERR_LEARN:
     'Topic learning cannot proceed: an example source cannot be read or is malformed, or no usable example remains.',
+  FC_ERR_MODEL_FILE:
+    'A link model file cannot be read, is not a focuscrawl link model, or is malformed (the message names the file and field).',
   FC_ERR_CRAWL_THREAD:
     "The crawl's worker thread died (out of memory or an internal error); what was committed stays in the store.",
 } as const;
@@ -102,6 +104,7 @@ export const StoreError = define('FC_ERR_STORE', 'StoreError', false);
 export const StoreStateError = define('FC_ERR_STORE_STATE', 'StoreStateError', false);
 export const CliUsageError = define('FC_ERR_CLI_USAGE', 'CliUsageError', false);
 export const LearnError = define('FC_ERR_LEARN', 'LearnError', false);
+export const ModelFileError = define('FC_ERR_MODEL_FILE', 'ModelFileError', false);
 export const CrawlThreadError = define('FC_ERR_CRAWL_THREAD', 'CrawlThreadError', false);
 
 export function isFocusCrawlError(e: unknown): e is FocusCrawlError {
@@ -135,6 +138,7 @@ const BY_CODE: Record<
   FC_ERR_STORE_STATE: StoreStateError,
   FC_ERR_CLI_USAGE: CliUsageError,
   FC_ERR_LEARN: LearnError,
+  FC_ERR_MODEL_FILE: ModelFileError,
   FC_ERR_CRAWL_THREAD: CrawlThreadError,
 };
 

@@ -54,6 +54,7 @@ export const URL_COLUMNS: readonly Column<UrlRecord>[] = [
   { name: 'value', value: (r) => r.value },
   { name: 'parent', value: (r) => r.parent },
   { name: 'anchor', value: (r) => r.anchor },
+  { name: 'context', value: (r) => r.context },
   { name: 'discoveredAt', value: (r) => iso(r.discoveredAt) },
 ];
 

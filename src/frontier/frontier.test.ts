@@ -134,7 +134,9 @@ test('strategies by name', () => {
   assert.equal(strategyByName('dfs'), depthFirst);
   assert.equal(strategyByName('tunnel')?.name, 'tunnel');
   assert.equal(strategyByName('toString'), undefined);
-  assert.equal(strategyByName('bayes'), undefined);
+  assert.equal(strategyByName('bayes')?.name, 'bayes');
+  assert.equal(strategyByName('pagerank')?.rescores, true);
+  assert.equal(strategyByName('nope'), undefined);
 });
 
 test('host dispatch: claim order, but a busy host does not hold the slots', () => {

@@ -4,6 +4,7 @@ import { breadthFirst } from './strategies/bfs.js';
 import { depthFirst } from './strategies/dfs.js';
 import { fishSearch } from './strategies/fish.js';
 import { multiQueue } from './strategies/multi-queue.js';
+import { bayesPriority, pagerankPriority } from './strategies/score-priority.js';
 import { sharkSearch } from './strategies/shark.js';
 import { tunnelling } from './strategies/tunnel.js';
 import type { LinkStrategy, StrategyOptions } from './strategy.js';
@@ -17,6 +18,8 @@ export const DEFAULT_STRATEGY_OPTIONS: Readonly<StrategyOptions> = {
   tunnelFactor: 0.5,
   tunnelSteps: 4,
   queues: 4,
+  rankBufferPages: 1000,
+  damping: 0.8,
 };
 
 export const STRATEGY_NAMES = [
@@ -27,6 +30,8 @@ export const STRATEGY_NAMES = [
   'shark',
   'tunnel',
   'multi-queue',
+  'bayes',
+  'pagerank',
 ] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
@@ -55,6 +60,10 @@ export function createStrategy(
       return tunnelling(o);
     case 'multi-queue':
       return multiQueue(o);
+    case 'bayes':
+      return bayesPriority;
+    case 'pagerank':
+      return pagerankPriority;
   }
 }
 

@@ -43,6 +43,11 @@ export interface LinkStrategy {
   readonly name: string;
   /** The value seeds carry. */
   readonly seedValue: number;
+  /**
+   * Whether a link's priority is its score alone, so that waiting URLs may be re-scored
+   * when the crawl's link scorer changes (online learning, PageRank recomputation).
+   */
+  readonly rescores?: boolean;
   /** Whether the links of this page join the frontier at all. */
   follows(parent: ParentInfo): boolean;
   /**
@@ -71,6 +76,10 @@ export interface StrategyOptions {
   tunnelSteps: number;
   /** Multi-queue: number of queues. @default 4 */
   queues: number;
+  /** PageRank: fetched pages between two recomputations (DESIGN 1.5's buffer). @default 1000 */
+  rankBufferPages: number;
+  /** PageRank: damping d (DESIGN 1.1). @default 0.8 */
+  damping: number;
 }
 
 /** Kept pages and seeds: the pages whose links every strategy follows. */

@@ -19,6 +19,7 @@ export {
   type TopicFileFields,
 } from './learn.js';
 export type { ExampleDocument, SkippedSource } from './sources.js';
+export { type TrainOptions, type TrainResult, trainFromSources } from './train.js';
 
 export interface LearnOptions {
   /** Sources of on-topic examples: URLs, URL list files, folders, .html files. */

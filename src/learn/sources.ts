@@ -6,6 +6,8 @@
  *   (HTML reduced to its title and visible text by the parse stage, text files decoded
  *   with the same charset detection as fetched pages);
  * - a `.html`/`.htm` file: that one document;
+ * - a labels file (JSON, as `focuscrawl testweb labels` writes): its relevant URLs,
+ *   fetched; `FILE#TOPIC` picks a topic of a file that labels several;
  * - any other file: a list of URLs, one per line (blank lines and `#` comments skipped).
  *
  * A source that cannot be read, or a URL list line that is not an http(s) URL, is a
@@ -16,7 +18,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LearnError } from '../errors/index.js';
+import { isFocusCrawlError, LearnError } from '../errors/index.js';
+import { parseLabels } from '../evaluate/labels.js';
 import type { Fetcher } from '../fetch/index.js';
 import { analyzeBody } from '../parse/index.js';
 import { canonicalizeUrl } from '../url/index.js';
@@ -83,6 +86,42 @@ function urlList(path: string, content: string): string[] {
   return urls;
 }
 
+/** `FILE#TOPIC` → the file and the topic, when FILE exists (a `#` may be part of a name). */
+async function labelsTopic(src: string): Promise<{ path: string; topic: string | undefined }> {
+  const hash = src.lastIndexOf('#');
+  if (hash <= 0 || hash === src.length - 1) return { path: src, topic: undefined };
+  const path = src.slice(0, hash);
+  try {
+    if ((await stat(path)).isFile()) return { path, topic: src.slice(hash + 1) };
+  } catch {
+    // not FILE#TOPIC: the whole source is a name
+  }
+  return { path: src, topic: undefined };
+}
+
+/** The relevant URLs of a labels file (one topic), in file order. */
+async function labelledUrls(
+  path: string,
+  topic: string | undefined,
+  flag: string,
+  content?: string,
+): Promise<string[]> {
+  let text = content;
+  if (text === undefined) {
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (cause) {
+      throw new LearnError(`${flag} ${path}: cannot read (${why(cause)})`, { cause });
+    }
+  }
+  try {
+    return [...parseLabels(text, path, topic === undefined ? {} : { topic }).relevant];
+  } catch (cause) {
+    if (isFocusCrawlError(cause)) throw new LearnError(`${flag} ${cause.message}`, { cause });
+    throw cause;
+  }
+}
+
 /** Resolves sources to files to read and URLs to fetch (URLs deduplicated, in order). */
 export async function expandSources(
   sources: readonly string[],
@@ -96,6 +135,11 @@ export async function expandSources(
       if (url === null)
         throw new LearnError(`${flag} ${src}: not a valid http(s) URL`, { url: src });
       urls.push(url);
+      continue;
+    }
+    const { path, topic } = await labelsTopic(src);
+    if (topic !== undefined) {
+      urls.push(...(await labelledUrls(path, topic, flag)));
       continue;
     }
     let isDir: boolean;
@@ -127,7 +171,14 @@ export async function expandSources(
       } catch (cause) {
         throw new LearnError(`${flag} ${src}: cannot read (${why(cause)})`, { cause });
       }
-      urls.push(...urlList(src, content));
+      if (
+        content
+          .replace(/^\ufeff/, '')
+          .trimStart()
+          .startsWith('{')
+      ) {
+        urls.push(...(await labelledUrls(src, undefined, flag, content)));
+      } else urls.push(...urlList(src, content));
     }
   }
   return { files: [...new Set(files)], urls: [...new Set(urls)] };

@@ -9,6 +9,8 @@ export interface PageInput {
   text: string;
   /** The page's <title>; '' or absent when it has none. */
   title?: string;
+  /** The page's URL (read by models that take URL tokens as features). */
+  url?: string;
 }
 
 /** A model's verdict on a page; models add their own details. */

@@ -37,7 +37,7 @@ async function scenario(store: Store): Promise<void> {
         body: Buffer.from('<html>电网</html>'),
         links: [{ url: url('a'), anchor: 'A' }],
         newUrls: [
-          { url: url('a'), depth: 1, priority: 0.7, anchor: 'A', value: 0.35 },
+          { url: url('a'), depth: 1, priority: 0.7, anchor: 'A', value: 0.35, context: 'see A' },
           { url: url('b'), depth: 1, priority: 0.2, value: -4 },
         ],
       }),

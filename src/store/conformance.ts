@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { contextConformance } from './conformance-context.js';
 import { dataConformance } from './conformance-data.js';
 import {
   addAndClaim,
@@ -20,6 +21,7 @@ import {
   withStore,
 } from './conformance-kit.js';
 import { queueConformance } from './conformance-queues.js';
+import { rescoreConformance } from './conformance-rescore.js';
 import { rulesConformance } from './conformance-rules.js';
 
 export type { StoreFactory, StoreHarness } from './conformance-kit.js';
@@ -280,5 +282,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     rulesConformance(factory);
     dataConformance(factory);
     queueConformance(factory);
+    contextConformance(factory);
+    rescoreConformance(factory);
   });
 }

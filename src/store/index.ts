@@ -20,6 +20,8 @@ export {
   type PageLink,
   type PageRecord,
   type PageScores,
+  type PriorityChange,
+  type ScanWaitingOptions,
   SEED_PRIORITY,
   type StateCounts,
   type Store,
@@ -27,4 +29,5 @@ export {
   URL_STATES,
   type UrlRecord,
   type UrlState,
+  type WaitingUrl,
 } from './types.js';

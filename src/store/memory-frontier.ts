@@ -1,8 +1,11 @@
 /**
- * The URLs of the memory store: a map by URL and heaps of waiting URLs, best
- * first. A raised or requeued URL gets a new heap entry; entries that no longer
- * match their URL (claimed, raised since, trimmed) are skipped when they surface,
- * and swept out whenever a heap has doubled since its last sweep.
+ * The URLs of the memory store: a map by URL, a list by id, and heaps of
+ * waiting URLs, best first. A raised, reprioritized or requeued URL gets a new
+ * heap entry; entries that no longer match their URL (claimed, given another
+ * priority since, trimmed) are skipped when they surface, and swept out whenever a
+ * heap has doubled since its last sweep. An entry whose URL has come back to the
+ * entry's priority is live again beside the newer one: both sort alike, and the
+ * first claimed makes the other stale.
  *
  * Every queue claimed from (`id % of === index`; the plain claim is queue 0 of 1)
  * has a heap of its own, built from the waiting URLs when first claimed from and
@@ -12,7 +15,7 @@
 import { InvalidOptionError } from '../errors/index.js';
 import { Heap } from './heap.js';
 import type { Tally } from './tally.js';
-import type { ClaimedUrl, NewUrl, UrlRecord } from './types.js';
+import type { ClaimedUrl, NewUrl, PriorityChange, UrlRecord, WaitingUrl } from './types.js';
 
 interface Entry {
   priority: number;
@@ -37,6 +40,8 @@ class Queue {
 export class MemoryFrontier {
   /** Every known URL, in discovery order. */
   readonly urls = new Map<string, UrlRecord>();
+  /** The same records in id order (ids grow with discovery), for lookups by id. */
+  #byId: UrlRecord[] = [];
   /** The queues by `of`, then by index; the most recently claimed from last. */
   readonly #parts = new Map<number, Map<number, Queue>>([[1, new Map([[0, new Queue()]])]]);
   #nextId = 1;
@@ -69,6 +74,7 @@ export class MemoryFrontier {
         if (known.state === 'waiting' && it.priority > known.priority) {
           known.priority = it.priority;
           known.value = it.value ?? 0;
+          if (it.context != null) known.context = it.context;
           this.#push(known);
         }
         continue;
@@ -82,9 +88,11 @@ export class MemoryFrontier {
         value: it.value ?? 0,
         parent: it.parent ?? defaultParent,
         anchor: it.anchor ?? null,
+        context: it.context ?? null,
         discoveredAt: it.discoveredAt ?? now,
       };
       this.urls.set(it.url, rec);
+      this.#byId.push(rec);
       this.#push(rec);
       t.added(it.url);
       added++;
@@ -109,6 +117,7 @@ export class MemoryFrontier {
         priority: r.priority,
         value: r.value,
         parent: r.parent,
+        context: r.context,
       });
     }
     return out;
@@ -121,6 +130,55 @@ export class MemoryFrontier {
     this.#push(rec);
   }
 
+  /** The waiting URLs with an id above `afterId`, in id order, at most `limit`. */
+  scanWaiting(afterId: number, limit: number): WaitingUrl[] {
+    const out: WaitingUrl[] = [];
+    const a = this.#byId;
+    for (let i = this.#firstAbove(afterId); i < a.length && out.length < limit; i++) {
+      const r = a[i] as UrlRecord;
+      if (r.state !== 'waiting') continue;
+      out.push({
+        id: r.id,
+        url: r.url,
+        depth: r.depth,
+        priority: r.priority,
+        value: r.value,
+        anchor: r.anchor,
+        context: r.context,
+      });
+    }
+    return out;
+  }
+
+  /** Sets the priority (and value) of the waiting URLs among `changes`; returns how many. */
+  reprioritize(changes: Iterable<PriorityChange>): number {
+    let n = 0;
+    for (const c of changes) {
+      const rec = this.#byId[this.#firstAbove(c.id - 1)];
+      if (rec?.id !== c.id || rec.state !== 'waiting') continue;
+      if (c.value !== undefined) rec.value = c.value;
+      if (rec.priority !== c.priority) {
+        rec.priority = c.priority;
+        this.#push(rec);
+      }
+      n++;
+    }
+    return n;
+  }
+
+  /** The index in `#byId` of the first record with an id above `id`. */
+  #firstAbove(id: number): number {
+    const a = this.#byId;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((a[mid] as UrlRecord).id <= id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** Forgets all but the best `max` waiting URLs; returns how many were dropped. */
   trim(max: number): number {
     const waiting = [...this.urls.values()].filter((r) => r.state === 'waiting');
@@ -128,6 +186,7 @@ export class MemoryFrontier {
     waiting.sort((a, b) => b.priority - a.priority || a.id - b.id);
     const dropped = waiting.slice(max);
     for (const r of dropped) this.urls.delete(r.url);
+    this.#byId = this.#byId.filter((r) => this.urls.get(r.url) === r);
     for (const queues of this.#parts.values()) {
       for (const q of queues.values()) this.#sweep(q);
     }

@@ -20,11 +20,14 @@ import type {
   Outcome,
   PageRecord,
   PageScores,
+  PriorityChange,
+  ScanWaitingOptions,
   StateCounts,
   Store,
   StoreStats,
   UrlRecord,
   UrlState,
+  WaitingUrl,
 } from './types.js';
 import { SEED_PRIORITY, URL_STATES } from './types.js';
 import * as v from './validate.js';
@@ -269,6 +272,17 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     this.#counts.waiting -= dropped;
     this.#dropped += dropped;
     return dropped;
+  }
+
+  async scanWaiting(options: ScanWaitingOptions): Promise<WaitingUrl[]> {
+    this.#open('scanWaiting');
+    const { afterId, limit } = v.checkScanOptions('scanWaiting options', options);
+    return this.#f.scanWaiting(afterId, limit);
+  }
+
+  async reprioritize(items: readonly PriorityChange[]): Promise<number> {
+    this.#open('reprioritize');
+    return this.#f.reprioritize(v.checkPriorityChanges('reprioritize', items).values());
   }
 
   async counts(): Promise<StateCounts> {

@@ -141,10 +141,27 @@ CREATE VIEW processing AS
 `;
 
 /**
+ * Version 3: the text around the link that led to each URL, for a link classifier
+ * that rescores the frontier later. A nullable column without a default rewrites no
+ * row either: existing URLs read as null, and a URL added without a context stores
+ * a null (a byte of the row's header). No index: `scanWaiting` walks the primary
+ * key. The views of the frontier show it.
+ */
+const V3 = `
+ALTER TABLE urls ADD COLUMN context TEXT;
+DROP VIEW waiting;
+DROP VIEW processing;
+CREATE VIEW waiting AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, context, discovered_at FROM urls WHERE state = 0;
+CREATE VIEW processing AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, context, discovered_at FROM urls WHERE state = 1;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -17,6 +17,7 @@ import type {
   StoreStats,
   UrlRecord,
   UrlState,
+  WaitingUrl,
 } from './types.js';
 
 const PAGE_ROWS = 1000;
@@ -62,6 +63,7 @@ interface UrlRow {
   value: number;
   parent: string | null;
   anchor: string | null;
+  context: string | null;
   discovered_at: number;
 }
 
@@ -73,7 +75,7 @@ interface LinkRow {
 }
 
 const URL_COLUMNS =
-  'u.id, u.url, u.state, u.depth, u.priority, u.value, p.url AS parent, u.anchor, u.discovered_at FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+  'u.id, u.url, u.state, u.depth, u.priority, u.value, p.url AS parent, u.anchor, u.context, u.discovered_at FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
 
 function prepareReads(db: Database) {
   const historySql = (where: string) =>
@@ -106,6 +108,12 @@ function prepareReads(db: Database) {
     ),
     urlsIn: db.prepare<[number, number], UrlRow>(
       `SELECT ${URL_COLUMNS} WHERE u.id > ? AND u.state = ? ORDER BY u.id LIMIT ${PAGE_ROWS}`,
+    ),
+    // By id range through the primary key; `+state` keeps the planner off
+    // urls_waiting, which would sort every waiting URL by id for each page.
+    waiting: db.prepare<[number, number], WaitingUrl>(
+      `SELECT id, url, depth, priority, value, anchor, context FROM urls
+       WHERE id > ? AND +state = 0 ORDER BY id LIMIT ?`,
     ),
     links: db.prepare<[number], LinkRow>(
       `SELECT l.url_id, u.url, l.links FROM page_links l JOIN urls u ON u.id = l.url_id
@@ -252,12 +260,17 @@ export class SqliteReader {
           value: r.value,
           parent: r.parent,
           anchor: r.anchor,
+          context: r.context,
           discoveredAt: r.discovered_at,
         };
       }
       if (rows.length < PAGE_ROWS) return;
       after = (rows[rows.length - 1] as UrlRow).id;
     }
+  }
+
+  scanWaiting(afterId: number, limit: number): WaitingUrl[] {
+    return this.#guard('scanWaiting', () => this.#q.waiting.all(afterId, limit));
   }
 
   async *links(): AsyncGenerator<LinkRecord> {

@@ -17,8 +17,10 @@ export interface Writes {
   nextId: S<[], number>;
   setNextId: S;
   insert: S;
-  /** Raises a waiting URL: its priority and value together. */
+  /** Raises a waiting URL: its priority and value together, and its context when given. */
   raise: S;
+  /** Sets a waiting URL's priority (and value, when not null): (priority, value, id) → its URL. */
+  reprioritize: S<[number, number | null, number], string>;
   claim: S<[number], ClaimedUrl>;
   /** claim of one queue: (of, index, n). */
   claimQueue: S<[number, number, number], ClaimedUrl>;
@@ -62,16 +64,23 @@ export function prepareFind(db: Database, hashUrl: (url: string) => number) {
 
 /** The columns of a claimed URL, and the tables they come from. */
 const CLAIMED =
-  'u.id, u.url, u.depth, u.priority, u.value, p.url AS parent FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+  'u.id, u.url, u.depth, u.priority, u.value, p.url AS parent, u.context FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
 
 export function prepareWrites(db: Database): Writes {
   return {
     nextId: db.prepare<[], number>("SELECT n FROM counters WHERE name = 'next_id'").pluck(),
     setNextId: db.prepare("UPDATE counters SET n = ? WHERE name = 'next_id'"),
     insert: db.prepare(
-      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)',
     ),
-    raise: db.prepare('UPDATE urls SET priority = ?, value = ? WHERE id = ? AND state = 0'),
+    raise: db.prepare(
+      'UPDATE urls SET priority = ?, value = ?, context = coalesce(?, context) WHERE id = ? AND state = 0',
+    ),
+    reprioritize: db
+      .prepare<[number, number | null, number], string>(
+        'UPDATE urls SET priority = ?, value = coalesce(?, value) WHERE id = ? AND state = 0 RETURNING url',
+      )
+      .pluck(),
     claim: db.prepare<[number], ClaimedUrl>(
       `SELECT ${CLAIMED} WHERE u.state = 0 ORDER BY u.priority DESC, u.id LIMIT ?`,
     ),

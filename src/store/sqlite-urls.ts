@@ -29,8 +29,9 @@ export function stateError(verb: string, url: string, state: number | undefined)
 
 /**
  * Queues the unknown URLs of `items` as waiting and raises the priority (and
- * replaces the value) of known waiting ones; returns how many were new. `defaultParent` is the id of the page
- * the items were found on, for items without `parent`.
+ * replaces the value, and the context when one is given) of known waiting ones;
+ * returns how many were new. `defaultParent` is the id of the page the items were
+ * found on, for items without `parent`.
  */
 export function insertUrls(
   ix: UrlIndex,
@@ -64,7 +65,7 @@ export function insertUrls(
     }
     if (known !== undefined) {
       if (known.state === STATE_CODE.waiting && it.priority > known.priority) {
-        ix.w.raise.run(it.priority, it.value ?? 0, known.id);
+        ix.w.raise.run(it.priority, it.value ?? 0, it.context ?? null, known.id);
         known.priority = it.priority;
       }
       continue;
@@ -80,6 +81,7 @@ export function insertUrls(
       it.value ?? 0,
       parentId,
       it.anchor ?? null,
+      it.context ?? null,
       it.discoveredAt ?? now,
     );
     ix.cache.set(it.url, { id, url: it.url, state: 0, depth: it.depth, priority: it.priority });

@@ -20,8 +20,7 @@ import { InvalidOptionError, StoreError, StoreVersionError } from '../errors/ind
 import { storeConformance } from './conformance.js';
 import { collect } from './conformance-kit.js';
 import { hash53 } from './hash.js';
-import { openStore, SCHEMA_VERSION, SEED_PRIORITY } from './index.js';
-import { APPLICATION_ID, MIGRATIONS } from './schema.js';
+import { openStore, SCHEMA_VERSION } from './index.js';
 import { openSqliteStore } from './sqlite-open.js';
 
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-store-'));
@@ -83,80 +82,6 @@ describe('SQLite store files', () => {
     } finally {
       db.close();
     }
-  });
-
-  it('brings a version 1 store up to date: its URLs get value 0, its views show value', async () => {
-    const dir = freshDir();
-    mkdirSync(dir);
-    const file = join(dir, 'crawl.db');
-    // A store as version 1 left it: only MIGRATIONS[0], applied the way the opener does.
-    const old = new Database(file);
-    old.pragma('journal_mode = WAL');
-    old
-      .transaction(() => {
-        old.exec(MIGRATIONS[0] as string);
-        old.pragma(`application_id = ${APPLICATION_ID}`);
-        old.pragma('user_version = 1');
-      })
-      .immediate();
-    // A seed and a URL found on it, written with version 1's columns.
-    const insert = old.prepare(
-      'INSERT INTO urls (id, url, url_hash, state, depth, priority, parent_id, anchor, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)',
-    );
-    const [a, x] = ['http://a.test/', 'http://a.test/x'];
-    insert.run(1, a, hash53(a), 0, SEED_PRIORITY, null, null, 10);
-    insert.run(2, x, hash53(x), 1, 0.5, 1, 'x', 11);
-    old.exec(`INSERT INTO seeds VALUES ('${a}', 10);
-      UPDATE counters SET n = 2 WHERE name IN ('waiting', 'discovered');
-      UPDATE counters SET n = 3 WHERE name = 'next_id';
-      INSERT INTO hosts (host, discovered) VALUES ('a.test', 2);`);
-    old.close();
-
-    await assert.rejects(
-      openStore(dir, { readonly: true }),
-      new RegExp(`schema version 1 and needs upgrading to ${SCHEMA_VERSION}`),
-    );
-    const s = await openStore(dir);
-    assert.deepEqual(
-      (await s.claim(5)).map((c) => [c.id, c.url, c.depth, c.priority, c.value, c.parent]),
-      [
-        [1, a, 0, SEED_PRIORITY, 0, null],
-        [2, x, 1, 0.5, 0, a],
-      ],
-    );
-    await s.addUrls([{ url: 'http://a.test/y', depth: 2, priority: 0.1, value: 2.5 }]);
-    assert.deepEqual(
-      (await collect(s.urls())).map((r) => [r.id, r.value]),
-      [
-        [1, 0],
-        [2, 0],
-        [3, 2.5],
-      ],
-    );
-    await s.close();
-    const db = new Database(file, { readonly: true });
-    try {
-      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
-      assert.deepEqual(db.prepare('SELECT url, value FROM waiting').all(), [
-        { url: 'http://a.test/y', value: 2.5 },
-      ]);
-      assert.deepEqual(db.prepare('SELECT url, value FROM processing ORDER BY id').all(), [
-        { url: a, value: 0 },
-        { url: x, value: 0 },
-      ]);
-    } finally {
-      db.close();
-    }
-    // Opened again, nothing is migrated twice.
-    const again = await openStore(dir, { readonly: true });
-    assert.deepEqual(await again.counts(), {
-      waiting: 1,
-      processing: 2,
-      complete: 0,
-      discard: 0,
-      error: 0,
-    });
-    await again.close();
   });
 
   it('refuses a store from a newer version with StoreVersionError and leaves it untouched', async () => {

@@ -36,11 +36,14 @@ import type {
   Outcome,
   PageRecord,
   PageScores,
+  PriorityChange,
+  ScanWaitingOptions,
   StateCounts,
   Store,
   StoreStats,
   UrlRecord,
   UrlState,
+  WaitingUrl,
 } from './types.js';
 import { SEED_PRIORITY } from './types.js';
 import * as v from './validate.js';
@@ -249,6 +252,26 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
       t.move('waiting', null, dropped);
       t.dropped += dropped;
       return dropped;
+    });
+  }
+
+  async scanWaiting(options: ScanWaitingOptions): Promise<WaitingUrl[]> {
+    const { afterId, limit } = v.checkScanOptions('scanWaiting options', options);
+    return this.#r.scanWaiting(afterId, limit);
+  }
+
+  async reprioritize(items: readonly PriorityChange[]): Promise<number> {
+    const changes = v.checkPriorityChanges('reprioritize', items);
+    return this.#tx('reprioritize', (ix) => {
+      let n = 0;
+      for (const c of changes.values()) {
+        const url = ix.w.reprioritize.get(c.priority, c.value ?? null, c.id);
+        if (url === undefined) continue;
+        // addUrls compares with the cached priority: keep it in step.
+        ix.cache.setState(url, STATE_CODE.waiting, c.priority);
+        n++;
+      }
+      return n;
     });
   }
 

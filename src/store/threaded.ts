@@ -24,11 +24,14 @@ import type {
   Outcome,
   PageRecord,
   PageScores,
+  PriorityChange,
+  ScanWaitingOptions,
   StateCounts,
   Store,
   StoreStats,
   UrlRecord,
   UrlState,
+  WaitingUrl,
 } from './types.js';
 import { URL_STATES } from './types.js';
 import { checkOutcomes } from './validate.js';
@@ -174,6 +177,14 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
 
   trimWaiting(max: number): Promise<number> {
     return this.#call('trimWaiting', [max]);
+  }
+
+  scanWaiting(options: ScanWaitingOptions): Promise<WaitingUrl[]> {
+    return this.#call('scanWaiting', [options]);
+  }
+
+  reprioritize(items: readonly PriorityChange[]): Promise<number> {
+    return this.#call('reprioritize', [items]);
   }
 
   counts(): Promise<StateCounts> {

@@ -26,6 +26,11 @@
  * - Each URL carries a `value` beside its priority: state a crawl strategy keeps
  *   with the URL (fish-search depth budget, shark-search inherited score,
  *   tunnelling Val; DESIGN 1.5). The store only keeps it; it never orders by it.
+ *   It may also carry a `context`: the text around the link that led to it, kept
+ *   for a link classifier that rescores the frontier later.
+ * - `scanWaiting` walks the waiting URLs in id order, a page at a time, and
+ *   `reprioritize` sets new priorities (higher or lower) on waiting URLs: together
+ *   they let a caller rescore the whole frontier without loading it into memory.
  * - A claimed URL is finished with exactly one of `complete`, `discard`, `fail`
  *   (or the batch form `commit`), which records the outcome, the page, its links,
  *   the newly discovered URLs and a history row in one transaction: either all of
@@ -85,6 +90,11 @@ export interface NewUrl {
   parent?: string;
   /** The anchor text of the link that led here. */
   anchor?: string;
+  /**
+   * The text around the link that led here, kept for a link classifier that
+   * rescores the frontier later. Stored as null when not given.
+   */
+  context?: string;
   /** @default the time of the call */
   discoveredAt?: number;
 }
@@ -100,6 +110,37 @@ export interface ClaimedUrl {
   value: number;
   /** The URL whose page linked here (null for seeds and parentless URLs). */
   parent: string | null;
+  /** The link's context (`NewUrl.context`); null when none was given. */
+  context: string | null;
+}
+
+/** Which waiting URLs `scanWaiting` returns. */
+export interface ScanWaitingOptions {
+  /** Only URLs with an id above this one (an integer ≥ 0). @default 0: from the first */
+  afterId?: number;
+  /** At most this many URLs (an integer ≥ 1). */
+  limit: number;
+}
+
+/** A waiting URL as `scanWaiting` returns it. */
+export interface WaitingUrl {
+  id: number;
+  url: string;
+  depth: number;
+  priority: number;
+  value: number;
+  anchor: string | null;
+  context: string | null;
+}
+
+/** One item of `reprioritize`. */
+export interface PriorityChange {
+  /** The id of the URL (`ClaimedUrl.id`, `WaitingUrl.id`, `UrlRecord.id`). */
+  id: number;
+  /** The new priority: any finite number, higher or lower than the old one. */
+  priority: number;
+  /** A new value (any finite number). @default unchanged */
+  value?: number;
 }
 
 /** Which of several queues `claim` serves. */
@@ -239,6 +280,8 @@ export interface UrlRecord {
   value: number;
   parent: string | null;
   anchor: string | null;
+  /** The link's context (`NewUrl.context`); null when none was given. */
+  context: string | null;
   discoveredAt: number;
 }
 
@@ -260,10 +303,11 @@ export interface Store {
   /**
    * Queues the unknown URLs as waiting and returns how many were new. A URL that
    * is already waiting takes the higher of its old and new priority (never lowered)
-   * and keeps its depth, parent and place in discovery order; when the new priority
-   * is higher, the new `value` (0 when not given) replaces the old one along with
-   * it, otherwise the old value stays. URLs in other states are left alone. An
-   * explicit `parent` must be a known URL (`InvalidOptionError`).
+   * and keeps its depth, parent, anchor and place in discovery order; when the new
+   * priority is higher, the new `value` (0 when not given) replaces the old one
+   * along with it, and so does the new `context` when one is given; otherwise the
+   * old value and context stay. URLs in other states are left alone. An explicit
+   * `parent` must be a known URL (`InvalidOptionError`).
    */
   addUrls(items: readonly NewUrl[]): Promise<number>;
   /**
@@ -289,7 +333,7 @@ export interface Store {
    */
   commit(outcomes: readonly Outcome[]): Promise<void>;
   /**
-   * Puts processing URLs back to waiting, keeping their discovery order and value.
+   * Puts processing URLs back to waiting, keeping their discovery order, value and context.
    * @param options.priority a new priority for all of them @default unchanged
    */
   reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number>;
@@ -301,6 +345,26 @@ export interface Store {
    * how many were deleted (`stats().dropped` adds them up).
    */
   trimWaiting(max: number): Promise<number>;
+  /**
+   * The waiting URLs with an id above `afterId` (default: all), in ascending id
+   * order, at most `limit` of them. Passing the last id of one page as `afterId`
+   * of the next walks the whole frontier in pages (keyset pagination) without
+   * loading it: each page is a plain read, not a snapshot shared by the pages, so
+   * a URL claimed, added or trimmed between pages shows accordingly. An invalid
+   * `limit` or `afterId` throws `InvalidOptionError` naming the field.
+   */
+  scanWaiting(options: ScanWaitingOptions): Promise<WaitingUrl[]>;
+  /**
+   * Sets the priority, and the value when one is given, of the listed URLs that
+   * are waiting, in one transaction, and returns how many it set. Unlike `addUrls`
+   * it may lower a priority. Ids of URLs that are not waiting (processing,
+   * fetched, trimmed, unknown) are skipped; an id listed twice takes its last
+   * item and counts once. Later claims follow the new priorities (ties still in
+   * discovery order), in every queue. An invalid item (an id that is not an
+   * integer ≥ 1, a priority or value that is not a finite number) throws
+   * `InvalidOptionError` naming its index and field, and nothing changes.
+   */
+  reprioritize(items: readonly PriorityChange[]): Promise<number>;
 
   counts(): Promise<StateCounts>;
   /** @param options.topHosts hosts listed @default 10 */

@@ -12,6 +12,8 @@ import type {
   Outcome,
   PageLink,
   PageScores,
+  PriorityChange,
+  ScanWaitingOptions,
 } from './types.js';
 
 function fail(where: string, message: string): never {
@@ -80,6 +82,7 @@ export function checkNewUrls(where: string, items: readonly NewUrl[]): void {
       (it.value === undefined || isFiniteNumber(it.value)) &&
       (it.parent === undefined || isHttpUrl(it.parent)) &&
       isOptString(it.anchor) &&
+      isOptString(it.context) &&
       (it.discoveredAt === undefined || isFiniteNumber(it.discoveredAt))
     ) {
       continue;
@@ -92,6 +95,7 @@ export function checkNewUrls(where: string, items: readonly NewUrl[]): void {
     if (it.value !== undefined) checkFinite(`${at}.value`, it.value);
     if (it.parent !== undefined) checkUrl(`${at}.parent`, it.parent);
     checkOptString(`${at}.anchor`, it.anchor);
+    checkOptString(`${at}.context`, it.context);
     if (it.discoveredAt !== undefined) checkFinite(`${at}.discoveredAt`, it.discoveredAt);
   }
 }
@@ -215,6 +219,50 @@ export function checkClaimOptions(
     fail(`${where}.queue.index`, `expected an integer below of (${q.of}), got ${q.index}`);
   }
   return q;
+}
+
+/** Checks `scanWaiting` options; returns the id to start after and the limit. */
+export function checkScanOptions(
+  where: string,
+  options: ScanWaitingOptions,
+): { afterId: number; limit: number } {
+  if (typeof options !== 'object' || options === null)
+    fail(where, `expected { afterId?, limit }, got ${show(options)}`);
+  for (const k of Object.keys(options)) {
+    if (k !== 'afterId' && k !== 'limit') fail(where, `unknown option "${k}"`);
+  }
+  checkInt(`${where}.limit`, options.limit, 1);
+  const afterId = options.afterId === undefined ? 0 : options.afterId;
+  checkInt(`${where}.afterId`, afterId, 0);
+  return { afterId, limit: options.limit };
+}
+
+/** Checks the items of `reprioritize`; returns them by id (of an id given twice, the last). */
+export function checkPriorityChanges(
+  where: string,
+  items: readonly PriorityChange[],
+): Map<number, PriorityChange> {
+  checkArray(where, items);
+  const byId = new Map<number, PriorityChange>();
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i] as PriorityChange;
+    if (
+      typeof it !== 'object' ||
+      it === null ||
+      !Number.isInteger(it.id) ||
+      it.id < 1 ||
+      !isFiniteNumber(it.priority) ||
+      !(it.value === undefined || isFiniteNumber(it.value))
+    ) {
+      const at = `${where}[${i}]`;
+      if (typeof it !== 'object' || it === null) fail(at, `expected an object, got ${show(it)}`);
+      checkInt(`${at}.id`, it.id, 1);
+      checkFinite(`${at}.priority`, it.priority);
+      if (it.value !== undefined) checkFinite(`${at}.value`, it.value);
+    }
+    byId.set(it.id, it);
+  }
+  return byId;
 }
 
 export function checkKeywords(

@@ -252,7 +252,7 @@ describe('usage errors exit 2 and name the flag', () => {
       name: '--strategy nope',
       argv: (dir) => [...valid(dir), '--strategy', 'nope'],
       message:
-        /--strategy must be one of best-first, bfs, dfs, fish, shark, tunnel, multi-queue, got "nope"/,
+        /--strategy must be one of best-first, bfs, dfs, fish, shark, tunnel, multi-queue, bayes, pagerank, got "nope"/,
     },
     {
       name: '--duration soon',
@@ -275,9 +275,9 @@ describe('usage errors exit 2 and name the flag', () => {
       message: /--alpha applies to --threshold iterative or adaptive, not to a fixed threshold/,
     },
     {
-      name: '--model bayes',
-      argv: (dir) => [...valid(dir), '--model', 'bayes'],
-      message: /--model must be one of vsm, tfidf, got "bayes"/,
+      name: '--model nb',
+      argv: (dir) => [...valid(dir), '--model', 'nb'],
+      message: /--model must be one of vsm, tfidf, bayes, got "nb"/,
     },
     {
       name: 'an unknown flag',

@@ -148,6 +148,7 @@ test('urls: every known URL in discovery order, or those of one state', async ()
     'value',
     'parent',
     'anchor',
+    'context',
     'discoveredAt',
   ]);
   assert.equal(csv.length, 2);
@@ -159,6 +160,7 @@ test('urls: every known URL in discovery order, or those of one state', async ()
     '0',
     SAMPLE.p1,
     'more',
+    '',
     '2024-05-01T12:00:01.000Z',
   ]);
 });

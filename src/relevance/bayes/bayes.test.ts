@@ -157,7 +157,7 @@ describe('naive Bayes classifier', () => {
     const m = trainNaiveBayes(positives, negatives, { density: 'kernel', bandwidth: 'inverse-n' });
     const json = m.toJSON();
     assert.deepEqual(json.vocabulary, ['a', 'b']);
-    assert.deepEqual(json.terms[1]?.positive.sample, [0, 2]);
+    assert.deepEqual(json.terms[1]?.positive.sample, { values: [0, 2], counts: [1, 1] });
     assert.deepEqual(json.sigma, { positive: 0.5, negative: 0.5 });
     // a point at the positives' values scores above ½, one at the negatives' below
     assert.ok(m.posterior(vec({ a: 3, b: 0 })) > 0.5);

@@ -15,16 +15,20 @@
  * disagree infinitely (+∞ and −∞) the evidence is void and the posterior is the prior.
  * A NaN feature value counts as 0. So the posterior is never NaN and lies in [0, 1].
  *
+ * Evaluation is sparse: the evidence of the all-zero vector is summed once, and a
+ * vector's non-zero terms only correct it, so scoring costs time in the terms a vector
+ * holds, not in the vocabulary. Kernel samples are kept as distinct values with counts.
+ *
  * Models are plain data ({@link NaiveBayesJson}) so they can be written to a file.
  */
 import {
   BANDWIDTH_RULES,
   type BandwidthRule,
-  fitNormal,
   kernelBandwidth,
-  kernelLogDensity,
   type NormalStats,
   normalLogDensity,
+  VARIANCE_FLOOR,
+  weightedKernelLogDensity,
 } from './density.js';
 
 /** Which estimate of p(x_j|class) a model uses. */
@@ -43,12 +47,18 @@ export interface NaiveBayesOptions {
   readonly vocabulary?: readonly string[];
 }
 
+/** A kernel sample: its distinct values (ascending) and how often each occurs. */
+export interface KernelSample {
+  readonly values: readonly number[];
+  readonly counts: readonly number[];
+}
+
 /** Per-class statistics of one term. */
 export interface TermClassStats {
   /** Normal density: mean and (floored) variance. */
   readonly normal?: NormalStats;
-  /** Kernel density: the training values (one per example of the class). */
-  readonly sample?: readonly number[];
+  /** Kernel density: the training values (one per example of the class), compacted. */
+  readonly sample?: KernelSample;
 }
 
 /** Plain-data form of a model. */
@@ -86,9 +96,42 @@ export function logistic(z: number): number {
   return e / (1 + e);
 }
 
-function featureValue(x: FeatureVector, term: string): number {
-  const v = x.get(term) ?? 0;
-  return Number.isNaN(v) ? 0 : v;
+function clean(v: number | undefined): number {
+  return v === undefined || Number.isNaN(v) ? 0 : v;
+}
+
+/** Per-term statistics of one class, accumulated sparsely over its vectors. */
+function classStats(
+  vectors: readonly FeatureVector[],
+  vocabulary: readonly string[],
+  density: DensityKind,
+): TermClassStats[] {
+  const index = new Map(vocabulary.map((t, i) => [t, i]));
+  const n = vectors.length;
+  const nonZero: number[][] = vocabulary.map(() => []);
+  for (const v of vectors) {
+    for (const [t, raw] of v) {
+      const j = index.get(t);
+      const x = clean(raw);
+      if (j !== undefined && x !== 0) (nonZero[j] as number[]).push(x);
+    }
+  }
+  return nonZero.map((xs): TermClassStats => {
+    const zeros = n - xs.length;
+    if (density === 'kernel') {
+      const m = new Map<number, number>();
+      if (zeros > 0) m.set(0, zeros);
+      for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
+      const values = [...m.keys()].sort((a, b) => a - b);
+      return { sample: { values, counts: values.map((x) => m.get(x) as number) } };
+    }
+    let sum = 0;
+    for (const x of xs) sum += x;
+    const mean = sum / n;
+    let ss = zeros * mean * mean;
+    for (const x of xs) ss += (x - mean) * (x - mean);
+    return { normal: { mean, variance: Math.max(ss / n, VARIANCE_FLOOR) } };
+  });
 }
 
 /**
@@ -113,12 +156,10 @@ export function trainNaiveBayes(
     for (const v of [...positives, ...negatives]) for (const t of v.keys()) all.add(t);
     vocabulary = [...all].sort();
   }
-  const stats = (vectors: readonly FeatureVector[], term: string): TermClassStats => {
-    const values = vectors.map((v) => featureValue(v, term));
-    return density === 'normal' ? { normal: fitNormal(values) } : { sample: values };
-  };
   const np = positives.length;
   const nn = negatives.length;
+  const pos = classStats(positives, vocabulary, density);
+  const neg = classStats(negatives, vocabulary, density);
   return naiveBayesFromJSON({
     version: 1,
     density,
@@ -127,16 +168,19 @@ export function trainNaiveBayes(
     priors: { positive: np / (np + nn), negative: nn / (np + nn) },
     counts: { positive: np, negative: nn },
     sigma: { positive: kernelBandwidth(bandwidth, np), negative: kernelBandwidth(bandwidth, nn) },
-    terms: vocabulary.map((t) => ({
-      positive: stats(positives, t),
-      negative: stats(negatives, t),
+    terms: vocabulary.map((_, j) => ({
+      positive: pos[j] as TermClassStats,
+      negative: neg[j] as TermClassStats,
     })),
   });
 }
 
 function classLogDensity(x: number, s: TermClassStats, sigma: number): number {
   if (s.normal !== undefined) return normalLogDensity(x, s.normal.mean, s.normal.variance);
-  return kernelLogDensity(x, s.sample ?? [], sigma);
+  const k = s.sample;
+  return k === undefined
+    ? Number.NEGATIVE_INFINITY
+    : weightedKernelLogDensity(x, k.values, k.counts, sigma);
 }
 
 /** Rebuilds a model from its plain-data form; throws a RangeError naming a malformed field. */
@@ -160,22 +204,42 @@ export function naiveBayesFromJSON(json: NaiveBayesJson): NaiveBayesModel {
   }
   const logPrior = Math.log(pp) - Math.log(pn);
   const { vocabulary, terms, sigma } = json;
+  const index = new Map(vocabulary.map((t, j) => [t, j]));
+  const termEvidence = (j: number, v: number): number => {
+    const s = terms[j];
+    if (s === undefined) return 0;
+    const d =
+      classLogDensity(v, s.positive, sigma.positive) -
+      classLogDensity(v, s.negative, sigma.negative);
+    return Number.isNaN(d) ? 0 : d;
+  };
+  // The evidence of the all-zero vector, term by term and summed.
+  const atZero = vocabulary.map((_, j) => termEvidence(j, 0));
+  let zeroEvidence = 0;
+  for (const d of atZero) zeroEvidence += d;
+  const sparse = Number.isFinite(zeroEvidence);
 
+  const finish = (evidence: number): number => {
+    const z = logPrior + (Number.isNaN(evidence) ? 0 : evidence);
+    return Number.isNaN(z) ? 0 : z;
+  };
   const logOdds = (x: FeatureVector): number => {
+    if (sparse) {
+      let evidence = zeroEvidence;
+      for (const [t, raw] of x) {
+        const j = index.get(t);
+        const v = clean(raw);
+        if (j === undefined || v === 0) continue;
+        evidence += termEvidence(j, v) - (atZero[j] as number);
+      }
+      if (Number.isFinite(evidence)) return finish(evidence);
+    }
+    // Infinite evidence somewhere: the plain sum, so that ±Infinity combine as the module says.
     let evidence = 0;
     for (let j = 0; j < vocabulary.length; j++) {
-      const term = vocabulary[j] as string;
-      const s = terms[j];
-      if (s === undefined) continue;
-      const v = featureValue(x, term);
-      const d =
-        classLogDensity(v, s.positive, sigma.positive) -
-        classLogDensity(v, s.negative, sigma.negative);
-      if (!Number.isNaN(d)) evidence += d;
+      evidence += termEvidence(j, clean(x.get(vocabulary[j] as string)));
     }
-    if (Number.isNaN(evidence)) evidence = 0;
-    const z = logPrior + evidence;
-    return Number.isNaN(z) ? 0 : z;
+    return finish(evidence);
   };
 
   return {

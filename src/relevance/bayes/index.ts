@@ -4,6 +4,7 @@
 export {
   type DensityKind,
   type FeatureVector,
+  type KernelSample,
   logistic,
   type NaiveBayesJson,
   type NaiveBayesModel,
@@ -15,6 +16,7 @@ export {
 export {
   BANDWIDTH_RULES,
   type BandwidthRule,
+  compactSample,
   fitNormal,
   kernelBandwidth,
   kernelLogDensity,
@@ -23,6 +25,7 @@ export {
   type NormalStats,
   normalLogDensity,
   VARIANCE_FLOOR,
+  weightedKernelLogDensity,
 } from './density.js';
 export {
   contextDocumentFrequencies,
@@ -36,3 +39,33 @@ export {
   seededRandom,
   stratifiedFolds,
 } from './folds.js';
+export {
+  type DocumentSight,
+  documentTermCounts,
+  type LinkSight,
+  linkTermCounts,
+  urlTokens,
+} from './link-features.js';
+export {
+  crossValidateLinkModel,
+  DEFAULT_CONTEXT_CHARS,
+  evaluateLinkModel,
+  LINK_MODEL_FORMAT,
+  LINK_MODEL_VERSION,
+  LinkModel,
+  type LinkModelJson,
+  type LinkModelOptions,
+  type TermCounts,
+  type TrainingMetrics,
+  trainLinkModel,
+} from './link-model.js';
+export { parseLinkModel, readLinkModelFile, writeLinkModelFile } from './model-file.js';
+export { linkModelPageJudge } from './page-model.js';
+export {
+  binaryEntropy,
+  DEFAULT_MAX_TERMS,
+  DEFAULT_MIN_DOCS,
+  informationGain,
+  selectVocabulary,
+  type VocabularyOptions,
+} from './vocabulary.js';

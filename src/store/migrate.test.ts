@@ -1,0 +1,191 @@
+// Opening a store written by an older version: the forward migrations of schema.ts.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { collect } from './conformance-kit.js';
+import { hash53 } from './hash.js';
+import { openStore, SCHEMA_VERSION, SEED_PRIORITY } from './index.js';
+import { APPLICATION_ID, MIGRATIONS } from './schema.js';
+
+const root = mkdtempSync(join(tmpdir(), 'focuscrawl-migrate-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+let counter = 0;
+
+/** A new store directory whose crawl.db is as `version` left it: its migrations only, applied the way the opener does. */
+function oldStore(version: number) {
+  const dir = join(root, `s${++counter}`);
+  mkdirSync(dir);
+  const file = join(dir, 'crawl.db');
+  const old = new Database(file);
+  old.pragma('journal_mode = WAL');
+  old
+    .transaction(() => {
+      for (const m of MIGRATIONS.slice(0, version)) old.exec(m);
+      old.pragma(`application_id = ${APPLICATION_ID}`);
+      old.pragma(`user_version = ${version}`);
+    })
+    .immediate();
+  return { dir, file, old };
+}
+
+describe('SQLite store migrations', () => {
+  it('brings a version 1 store up to date: its URLs get value 0, its views show value', async () => {
+    const { dir, file, old } = oldStore(1);
+    // A seed and a URL found on it, written with version 1's columns.
+    const insert = old.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, parent_id, anchor, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?)',
+    );
+    const [a, x] = ['http://a.test/', 'http://a.test/x'];
+    insert.run(1, a, hash53(a), 0, SEED_PRIORITY, null, null, 10);
+    insert.run(2, x, hash53(x), 1, 0.5, 1, 'x', 11);
+    old.exec(`INSERT INTO seeds VALUES ('${a}', 10);
+      UPDATE counters SET n = 2 WHERE name IN ('waiting', 'discovered');
+      UPDATE counters SET n = 3 WHERE name = 'next_id';
+      INSERT INTO hosts (host, discovered) VALUES ('a.test', 2);`);
+    old.close();
+
+    await assert.rejects(
+      openStore(dir, { readonly: true }),
+      new RegExp(`schema version 1 and needs upgrading to ${SCHEMA_VERSION}`),
+    );
+    const s = await openStore(dir);
+    assert.deepEqual(
+      (await s.claim(5)).map((c) => [c.id, c.url, c.depth, c.priority, c.value, c.parent]),
+      [
+        [1, a, 0, SEED_PRIORITY, 0, null],
+        [2, x, 1, 0.5, 0, a],
+      ],
+    );
+    await s.addUrls([{ url: 'http://a.test/y', depth: 2, priority: 0.1, value: 2.5 }]);
+    assert.deepEqual(
+      (await collect(s.urls())).map((r) => [r.id, r.value]),
+      [
+        [1, 0],
+        [2, 0],
+        [3, 2.5],
+      ],
+    );
+    await s.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      assert.deepEqual(db.prepare('SELECT url, value FROM waiting').all(), [
+        { url: 'http://a.test/y', value: 2.5 },
+      ]);
+      assert.deepEqual(db.prepare('SELECT url, value FROM processing ORDER BY id').all(), [
+        { url: a, value: 0 },
+        { url: x, value: 0 },
+      ]);
+    } finally {
+      db.close();
+    }
+    // Opened again, nothing is migrated twice.
+    const again = await openStore(dir, { readonly: true });
+    assert.deepEqual(await again.counts(), {
+      waiting: 1,
+      processing: 2,
+      complete: 0,
+      discard: 0,
+      error: 0,
+    });
+    await again.close();
+  });
+
+  it('brings a version 2 store up to date in place: its URLs get context null, its views show context', async () => {
+    const { dir, file, old } = oldStore(2);
+    // A seed, a URL found on it and one being fetched, written with version 2's columns.
+    const insert = old.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, discovered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const [a, x, y] = ['http://a.test/', 'http://a.test/x', 'http://a.test/y'];
+    insert.run(1, a, hash53(a), 0, 0, SEED_PRIORITY, 0, null, null, 10);
+    insert.run(2, x, hash53(x), 0, 1, 0.5, 1.5, 1, 'x', 11);
+    insert.run(3, y, hash53(y), 1, 1, 0.25, 2, 1, null, 12);
+    old.exec(`INSERT INTO seeds VALUES ('${a}', 10);
+      UPDATE counters SET n = 2 WHERE name = 'waiting';
+      UPDATE counters SET n = 1 WHERE name = 'processing';
+      UPDATE counters SET n = 3 WHERE name = 'discovered';
+      UPDATE counters SET n = 4 WHERE name = 'next_id';
+      INSERT INTO hosts (host, discovered) VALUES ('a.test', 3);`);
+    old.close();
+
+    await assert.rejects(
+      openStore(dir, { readonly: true }),
+      new RegExp(`schema version 2 and needs upgrading to ${SCHEMA_VERSION}`),
+    );
+    const s = await openStore(dir);
+    assert.deepEqual(
+      (await s.claim(5)).map((c) => [c.id, c.url, c.priority, c.value, c.parent, c.context]),
+      [
+        [1, a, SEED_PRIORITY, 0, null, null],
+        [2, x, 0.5, 1.5, a, null],
+      ],
+    );
+    await s.reclaim([x]);
+    // An old URL takes a context with a raise; new URLs keep theirs, or null.
+    await s.addUrls([
+      { url: x, depth: 1, priority: 0.75, value: 3, context: 'around x' },
+      { url: 'http://a.test/z', depth: 2, priority: 0.1, context: 'around z' },
+      { url: 'http://a.test/w', depth: 2, priority: 0.2 },
+    ]);
+    assert.deepEqual(
+      (await collect(s.urls())).map((r) => [r.id, r.state, r.value, r.anchor, r.context]),
+      [
+        [1, 'processing', 0, null, null],
+        [2, 'waiting', 3, 'x', 'around x'],
+        [3, 'processing', 2, null, null],
+        [4, 'waiting', 0, null, 'around z'],
+        [5, 'waiting', 0, null, null],
+      ],
+    );
+    assert.deepEqual(
+      (await s.scanWaiting({ limit: 10 })).map((w) => [w.id, w.context]),
+      [
+        [2, 'around x'],
+        [4, 'around z'],
+        [5, null],
+      ],
+    );
+    await s.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      const column = (db.pragma('table_info(urls)') as { name: string }[]).find(
+        (c) => c.name === 'context',
+      );
+      assert.deepEqual(column, {
+        cid: 10,
+        name: 'context',
+        type: 'TEXT',
+        notnull: 0,
+        dflt_value: null,
+        pk: 0,
+      });
+      assert.deepEqual(db.prepare('SELECT url, value, context FROM waiting ORDER BY id').all(), [
+        { url: x, value: 3, context: 'around x' },
+        { url: 'http://a.test/z', value: 0, context: 'around z' },
+        { url: 'http://a.test/w', value: 0, context: null },
+      ]);
+      assert.deepEqual(db.prepare('SELECT url, context FROM processing ORDER BY id').all(), [
+        { url: a, context: null },
+        { url: y, context: null },
+      ]);
+    } finally {
+      db.close();
+    }
+    // Opened again, nothing is migrated twice.
+    const again = await openStore(dir, { readonly: true });
+    assert.deepEqual(await again.counts(), {
+      waiting: 3,
+      processing: 2,
+      complete: 0,
+      discard: 0,
+      error: 0,
+    });
+    assert.equal((await collect(again.urls())).length, 5);
+    await again.close();
+  });
+});
