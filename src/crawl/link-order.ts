@@ -154,10 +154,19 @@ export class LinkOrdering {
     };
   }
 
+  /** Whether judged pages are of use (online learning, PageRank). */
+  get observes(): boolean {
+    return this.#learner !== null || this.#rank !== null;
+  }
+
   /** A judged page (page.ts `observe`). */
-  observe(claimed: ClaimedUrl, kept: boolean, links: readonly string[] | null): void {
+  observe(claimed: ClaimedUrl, kept: boolean, links: readonly { url: string }[] | null): void {
     this.#learner?.observe(claimed, kept);
-    if (links !== null) this.#rank?.addPage(claimed.url, links);
+    if (links !== null)
+      this.#rank?.addPage(
+        claimed.url,
+        links.map((l) => l.url),
+      );
   }
 
   /** After a commit: retrains or recomputes when due, then re-scores the frontier. */

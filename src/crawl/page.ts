@@ -26,7 +26,7 @@ export interface PageRules {
   parse: ParseOptions;
   /** Sees every judged page: its claimed URL, the verdict, and its links when followed. */
   observe?:
-    | ((claimed: ClaimedUrl, kept: boolean, links: readonly string[] | null) => void)
+    | ((claimed: ClaimedUrl, kept: boolean, links: readonly { url: string }[] | null) => void)
     | undefined;
   /** The keep/discard threshold in force (it may move between pages). */
   threshold: number;
@@ -107,7 +107,7 @@ export function pageOutcome(
     value: isSeed ? rules.strategy.seedValue : claimed.value,
   };
   const follow = page !== undefined && !page.robots.nofollow && rules.strategy.follows(parent);
-  rules.observe?.(claimed, kept, follow ? page.links.map((l) => l.url) : null);
+  rules.observe?.(claimed, kept, follow ? page.links : null);
 
   let links: PageLink[] | undefined;
   let newUrls: NewUrl[] | undefined;
@@ -127,8 +127,10 @@ export function pageOutcome(
       links.push({ url: l.url, anchor });
       if (l.nofollow || !deepEnough || !rules.inScope(l.url) || rules.seen.has(l.url)) continue;
       const context = l.context || l.anchor;
-      const sight = { url: l.url, anchor: l.anchor, context, title };
-      const score = linkScore === undefined ? textScore : () => linkScore(sight, claimed.url);
+      const score =
+        linkScore === undefined
+          ? textScore
+          : () => linkScore({ url: l.url, anchor: l.anchor, context, title }, claimed.url);
       const s = rules.strategy.link(parent, { anchor: l.anchor, context: l.context }, score);
       // A link left out now may be found again on a better path.
       if (s === null) continue;

@@ -59,7 +59,8 @@ export class RuleKeeper {
     const ordering = await LinkOrdering.create(this.#o, this.#s, rescores, events);
     this.#ordering = ordering;
     this.rules.keepContext = ordering.keepsContext;
-    this.rules.observe = (c, kept, links) => ordering.observe(c, kept, links);
+    if (ordering.observes)
+      this.rules.observe = (c, kept, links) => ordering.observe(c, kept, links);
     if (adaptation.collects) this.rules.collect = (text, kept) => adaptation.collect(text, kept);
     this.#refresh();
   }

@@ -1,14 +1,9 @@
 // Public surface of topic learning: example pages (URLs, URL lists, folders) → a topic file.
-import { InvalidOptionError, LearnError } from '../errors/index.js';
-import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
+import { InvalidOptionError } from '../errors/index.js';
+import type { FetcherOptionsInput } from '../fetch/index.js';
 import type { Topic, TopicInput } from '../relevance/index.js';
 import { type LearnedTopic, learnedTopicFile, learnFromTexts } from './learn.js';
-import {
-  type ExampleDocument,
-  expandSources,
-  loadDocuments,
-  type SkippedSource,
-} from './sources.js';
+import { type ExampleDocument, loadExamples, type SkippedSource } from './sources.js';
 
 export {
   type LearnedTopic,
@@ -62,28 +57,17 @@ export async function learnTopic(options: LearnOptions): Promise<LearnResult> {
   if (options.positive.length === 0) {
     throw new InvalidOptionError('learn: positive: give at least one source of positive examples');
   }
-  const pos = await expandSources(options.positive, '--positive');
-  const neg = await expandSources(options.negative ?? [], '--negative');
-  const needsFetcher = pos.urls.length + neg.urls.length > 0;
-  const fetcher = needsFetcher ? createFetcher(options.fetcher ?? {}) : undefined;
-  let p: Awaited<ReturnType<typeof loadDocuments>>;
-  let n: Awaited<ReturnType<typeof loadDocuments>>;
-  try {
-    [p, n] = await Promise.all([loadDocuments(pos, fetcher), loadDocuments(neg, fetcher)]);
-  } finally {
-    await fetcher?.close();
-  }
-  const skipped = [...p.skipped, ...n.skipped];
-  for (const s of skipped) options.onSkip?.(s);
-  if (p.documents.length === 0) {
-    throw new LearnError(
-      `no usable positive example: all ${pos.files.length + pos.urls.length} were skipped (${skipped[0]?.source}: ${skipped[0]?.reason}${skipped.length > 1 ? ', …' : ''})`,
-    );
-  }
+  const { positive, negative, skipped } = await loadExamples(
+    options.positive,
+    options.negative ?? [],
+    options.fetcher,
+    options.onSkip,
+    ['positive'],
+  );
   const expert = options.expert;
   const learned = learnFromTexts({
-    positive: p.documents.map(joined),
-    negative: n.documents.map(joined),
+    positive: positive.map(joined),
+    negative: negative.map(joined),
     ...(expert ? { expert: expert.keywords } : {}),
     ...(options.top !== undefined ? { top: options.top } : {}),
     ...(options.expertShare !== undefined ? { expertShare: options.expertShare } : {}),
@@ -96,5 +80,5 @@ export async function learnTopic(options: LearnOptions): Promise<LearnResult> {
     ...(expert?.seeds ? { seeds: expert.seeds } : {}),
     ...(expert?.threshold !== undefined ? { threshold: expert.threshold } : {}),
   });
-  return { topic, learned, positive: p.documents, negative: n.documents, skipped };
+  return { topic, learned, positive, negative, skipped };
 }

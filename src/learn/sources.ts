@@ -20,7 +20,7 @@ import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isFocusCrawlError, LearnError } from '../errors/index.js';
 import { parseLabels } from '../evaluate/labels.js';
-import type { Fetcher } from '../fetch/index.js';
+import { createFetcher, type Fetcher, type FetcherOptionsInput } from '../fetch/index.js';
 import { analyzeBody } from '../parse/index.js';
 import { canonicalizeUrl } from '../url/index.js';
 
@@ -233,4 +233,48 @@ export async function loadDocuments(
     (d): d is ExampleDocument => d !== undefined,
   );
   return { documents, skipped };
+}
+
+/** Positive and negative examples, read and fetched with one fetcher. */
+export interface LoadedExamples {
+  positive: ExampleDocument[];
+  negative: ExampleDocument[];
+  skipped: SkippedSource[];
+}
+
+/**
+ * Expands and loads both sides' sources (one fetcher, closed afterwards), reports each
+ * skipped source to `onSkip`, and requires a usable example on each side listed in
+ * `required` (a LearnError naming the first skipped source otherwise).
+ */
+export async function loadExamples(
+  positive: readonly string[],
+  negative: readonly string[],
+  fetcherOptions: FetcherOptionsInput | undefined,
+  onSkip: ((s: SkippedSource) => void) | undefined,
+  required: readonly ('positive' | 'negative')[],
+): Promise<LoadedExamples> {
+  const pos = await expandSources(positive, '--positive');
+  const neg = await expandSources(negative, '--negative');
+  const needsFetcher = pos.urls.length + neg.urls.length > 0;
+  const fetcher = needsFetcher ? createFetcher(fetcherOptions ?? {}) : undefined;
+  let p: Awaited<ReturnType<typeof loadDocuments>>;
+  let n: Awaited<ReturnType<typeof loadDocuments>>;
+  try {
+    [p, n] = await Promise.all([loadDocuments(pos, fetcher), loadDocuments(neg, fetcher)]);
+  } finally {
+    await fetcher?.close();
+  }
+  const skipped = [...p.skipped, ...n.skipped];
+  for (const s of skipped) onSkip?.(s);
+  const sides = { positive: [p.documents, pos], negative: [n.documents, neg] } as const;
+  for (const side of required) {
+    const [docs, given] = sides[side];
+    if (docs.length > 0) continue;
+    const first = skipped[0];
+    throw new LearnError(
+      `no usable ${side} example: all ${given.files.length + given.urls.length} were skipped${first ? ` (${first.source}: ${first.reason}${skipped.length > 1 ? ', …' : ''})` : ''}`,
+    );
+  }
+  return { positive: p.documents, negative: n.documents, skipped };
 }

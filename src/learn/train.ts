@@ -4,8 +4,8 @@
  * of its title, text and URL (`documentTermCounts`), and the naive Bayes link model is
  * trained on them (DESIGN 1.4) and scored by stratified k-fold cross-validation.
  */
-import { InvalidOptionError, LearnError } from '../errors/index.js';
-import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
+import { InvalidOptionError } from '../errors/index.js';
+import type { FetcherOptionsInput } from '../fetch/index.js';
 import {
   crossValidateLinkModel,
   documentTermCounts,
@@ -15,12 +15,7 @@ import {
   type TrainingMetrics,
   trainLinkModel,
 } from '../relevance/index.js';
-import {
-  type ExampleDocument,
-  expandSources,
-  loadDocuments,
-  type SkippedSource,
-} from './sources.js';
+import { type ExampleDocument, loadExamples, type SkippedSource } from './sources.js';
 
 export interface TrainOptions extends LinkModelOptions {
   /** Sources of positive examples: URLs, URL lists, labels files, folders, .html files. */
@@ -63,32 +58,15 @@ export async function trainFromSources(options: TrainOptions): Promise<TrainResu
   if (!Number.isInteger(folds) || folds < 2) {
     throw new InvalidOptionError(`train: folds: expected an integer ≥ 2, got ${folds}`);
   }
-  const pos = await expandSources(options.positive, '--positive');
-  const neg = await expandSources(options.negative, '--negative');
-  const needsFetcher = pos.urls.length + neg.urls.length > 0;
-  const fetcher = needsFetcher ? createFetcher(options.fetcher ?? {}) : undefined;
-  let p: Awaited<ReturnType<typeof loadDocuments>>;
-  let n: Awaited<ReturnType<typeof loadDocuments>>;
-  try {
-    [p, n] = await Promise.all([loadDocuments(pos, fetcher), loadDocuments(neg, fetcher)]);
-  } finally {
-    await fetcher?.close();
-  }
-  const skipped = [...p.skipped, ...n.skipped];
-  for (const s of skipped) options.onSkip?.(s);
-  for (const [side, docs, given] of [
-    ['positive', p.documents, pos],
-    ['negative', n.documents, neg],
-  ] as const) {
-    if (docs.length === 0) {
-      const first = skipped[0];
-      throw new LearnError(
-        `no usable ${side} example: all ${given.files.length + given.urls.length} were skipped${first ? ` (${first.source}: ${first.reason}${skipped.length > 1 ? ', …' : ''})` : ''}`,
-      );
-    }
-  }
-  const positives = p.documents.map(countsOf);
-  const negatives = n.documents.map(countsOf);
+  const { positive, negative, skipped } = await loadExamples(
+    options.positive,
+    options.negative,
+    options.fetcher,
+    options.onSkip,
+    ['positive', 'negative'],
+  );
+  const positives = positive.map(countsOf);
+  const negatives = negative.map(countsOf);
   const modelOptions: LinkModelOptions = {
     ...(options.density !== undefined ? { density: options.density } : {}),
     ...(options.bandwidth !== undefined ? { bandwidth: options.bandwidth } : {}),
@@ -101,5 +79,5 @@ export async function trainFromSources(options: TrainOptions): Promise<TrainResu
     seed: options.seed ?? 1,
   });
   const model = trainLinkModel(positives, negatives, modelOptions).withMetrics(metrics);
-  return { model, metrics, positive: p.documents, negative: n.documents, skipped };
+  return { model, metrics, positive, negative, skipped };
 }

@@ -24,6 +24,7 @@
 import {
   BANDWIDTH_RULES,
   type BandwidthRule,
+  compactSample,
   kernelBandwidth,
   type NormalStats,
   normalLogDensity,
@@ -118,13 +119,7 @@ function classStats(
   }
   return nonZero.map((xs): TermClassStats => {
     const zeros = n - xs.length;
-    if (density === 'kernel') {
-      const m = new Map<number, number>();
-      if (zeros > 0) m.set(0, zeros);
-      for (const x of xs) m.set(x, (m.get(x) ?? 0) + 1);
-      const values = [...m.keys()].sort((a, b) => a - b);
-      return { sample: { values, counts: values.map((x) => m.get(x) as number) } };
-    }
+    if (density === 'kernel') return { sample: compactSample(xs, zeros) };
     let sum = 0;
     for (const x of xs) sum += x;
     const mean = sum / n;

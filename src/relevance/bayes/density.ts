@@ -118,9 +118,16 @@ export function weightedKernelLogDensity(
   return lnNorm + max + Math.log(s) - Math.log(n);
 }
 
-/** The distinct values of `sample`, ascending, with how often each occurs. */
-export function compactSample(sample: readonly number[]): { values: number[]; counts: number[] } {
+/**
+ * The distinct values of `sample` (plus `zeros` more values 0), ascending, with how
+ * often each occurs.
+ */
+export function compactSample(
+  sample: readonly number[],
+  zeros = 0,
+): { values: number[]; counts: number[] } {
   const m = new Map<number, number>();
+  if (zeros > 0) m.set(0, zeros);
   for (const v of sample) m.set(v, (m.get(v) ?? 0) + 1);
   const values = [...m.keys()].sort((a, b) => a - b);
   return { values, counts: values.map((v) => m.get(v) as number) };
