@@ -16,7 +16,10 @@
 //                          two cores the crawlers are measured on; live: the generator itself
 //                          (~0.13 ms a page of server CPU, a quarter of a core at 1,500 pages/s)
 //   --focused-rounds N     rounds with the extra focused row (grid topic, threshold 0.1); 0: none
-//   --only focuscrawl,crawlee,focused
+//   --only focuscrawl,crawlee,focused,lean
+//                          lean: focuscrawl without the search index, duplicate detection,
+//                          sitemaps and ranking (--full-text none --no-dedup --sitemaps none
+//                          --no-rank), to measure what they cost
 //   --cpu-prof DIR         profile the focuscrawl children (node --cpu-prof) and print the
 //                          functions with the most self time
 //   --json                 machine-readable results on stdout (the report goes to stderr)
@@ -62,6 +65,7 @@ const { values } = parseArgs({
     topic: { type: 'string' },
     threshold: { type: 'string' },
     facts: { type: 'string' },
+    lean: { type: 'boolean', default: false },
   },
 });
 const self = fileURLToPath(import.meta.url);
@@ -207,6 +211,10 @@ async function roleFocuscrawl(port, conc) {
     '--retries',
     '0',
     ...(values.verbose ? [] : ['--quiet']),
+    // The crawl without what issue 6 added: search index, duplicates, sitemaps, ranking.
+    ...(values.lean
+      ? ['--full-text', 'none', '--no-dedup', '--sitemaps', 'none', '--no-rank']
+      : []),
   ];
   const t0 = performance.now();
   const cp = spawn(process.execPath, [...process.execArgv, ...args], {
@@ -396,6 +404,16 @@ async function coordinator() {
         rows.push({ name: `focuscrawl c${c}`, kind: 'focuscrawl', conc: c, rounds: null });
       }
     }
+    if (want('lean')) {
+      const c = Number(values.concurrency.split(',')[0]);
+      rows.push({
+        name: `focuscrawl c${c} lean`,
+        kind: 'focuscrawl',
+        conc: c,
+        lean: true,
+        rounds: null,
+      });
+    }
     if (want('crawlee')) {
       const n = Number(values['peer-rounds']);
       rows.push({
@@ -443,6 +461,7 @@ async function coordinator() {
         factsFile,
       ];
       if (row.threshold) args.push('--threshold', row.threshold);
+      if (row.lean) args.push('--lean');
       if (values.verbose) args.push('--verbose');
       const prof = values['cpu-prof'] && row.kind === 'focuscrawl';
       const execArgv = prof ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];

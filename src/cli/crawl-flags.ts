@@ -51,7 +51,12 @@ export const crawlFlagsHelp = `  --threshold R|iterative|adaptive
   --include REGEX              URLs must match one of these (repeatable)
   --exclude REGEX              URLs matching one of these are skipped (repeatable)
   --max-frontier N             keep only the best N waiting URLs
-  --store-bodies WHICH         kept | all | none: page bodies saved under pages/ (default kept)`;
+  --store-bodies WHICH         kept | all | none: page bodies saved under pages/ (default kept)
+  --full-text WHICH            kept | none: index kept pages' text for focuscrawl search (default kept)
+  --no-rank                    do not compute PageRank and P when the run ends
+  --sitemaps WHOSE             seeds | hosts | none: sitemaps read for URLs (default seeds)
+  --no-dedup                   keep duplicates of kept pages as pages of their own
+  --dedup-distance N           near duplicates: SimHashes at most N bits apart (0-8, default 3)`;
 
 /** The crawl option flags (topic, seeds, store and output flags excepted). */
 export const crawlFlags: FlagSpec = {
@@ -96,6 +101,11 @@ export const crawlFlags: FlagSpec = {
   exclude: { type: 'string', multiple: true },
   'max-frontier': { type: 'string' },
   'store-bodies': { type: 'string' },
+  'full-text': { type: 'string' },
+  'no-rank': { type: 'boolean' },
+  sitemaps: { type: 'string' },
+  'no-dedup': { type: 'boolean' },
+  'dedup-distance': { type: 'string' },
 };
 
 function required(p: Parsed, name: string, cmd: string): string {
@@ -254,6 +264,11 @@ export function crawlRunOptionsFromFlags(p: Parsed, cmd: string): Omit<CrawlOpti
   set('scope', oneOf(p, 'scope', ['same-host', 'same-domain', 'any'] as const, cmd));
   set('maxFrontier', positive(p, 'max-frontier', cmd));
   set('storeBodies', oneOf(p, 'store-bodies', ['kept', 'all', 'none'] as const, cmd));
+  set('fullText', oneOf(p, 'full-text', ['kept', 'none'] as const, cmd));
+  if (bool(p, 'no-rank')) set('rankOnFinish', false);
+  set('sitemaps', oneOf(p, 'sitemaps', ['seeds', 'hosts', 'none'] as const, cmd));
+  if (bool(p, 'no-dedup')) set('dedup', false);
+  set('dedupMaxDistance', int(p, 'dedup-distance', cmd));
   set('progressIntervalMs', positive(p, 'progress-ms', cmd));
   return o;
 }

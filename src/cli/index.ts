@@ -17,6 +17,10 @@ Commands:
   export --store DIR --what history|pages|urls|links --format jsonl|csv [--out FILE]
                                           export a store's tables
   report --store DIR --out FILE.html      self-contained HTML report with charts
+  rank --store DIR [--w1 0.6 --w2 0.4 --damping 0.8]
+                                          PageRank (or HITS) and the final score P of kept pages
+  search --store DIR "words" [--limit N] [--json]
+                                          full-text search of kept pages (Chinese and English)
   inspect URL [--topic FILE] [--json]     fetch one page as the crawler would and explain it
   topic learn --positive SRC... [--negative SRC...] [--expert FILE] [--out FILE]
                                           learn a topic file from example pages (TF-IDF)
@@ -53,6 +57,8 @@ const commands: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./commands/status.js')).statusCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
+  rank: async () => (await import('./commands/rank.js')).rankCommand,
+  search: async () => (await import('./commands/search.js')).searchCommand,
   inspect: async () => (await import('./commands/inspect.js')).inspectCommand,
   topic: async () => (await import('./commands/topic.js')).topicCommand,
   train: async () => (await import('./commands/train.js')).trainCommand,

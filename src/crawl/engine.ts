@@ -21,6 +21,7 @@ import { failure, type PageRules, pageOutcome } from './page.js';
 import { RuleKeeper } from './rules.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
+import { SitemapFeed } from './sitemap-feed.js';
 import type { CrawlEvents, CrawlRunRecord, CrawlSummary, PageEvent, StopReason } from './types.js';
 import { META_RUNS } from './types.js';
 
@@ -41,6 +42,8 @@ export class Engine {
   readonly #queues: number;
   /** The page rules, kept current as the crawl adapts and learns (rules.ts). */
   readonly #keeper: RuleKeeper;
+  /** URLs from sitemaps, found in the background (sitemap-feed.ts); null when off. */
+  readonly #sitemaps: SitemapFeed | null;
 
   #active = 0;
   #pending: Outcome[] = [];
@@ -79,6 +82,10 @@ export class Engine {
     this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1, o.domainDiversity);
     this.#keeper = new RuleKeeper(o, s, strategy, inScope);
     this.#rules = this.#keeper.rules;
+    this.#sitemaps = SitemapFeed.create(o, s, this.#fetcher, inScope, this.#rules.linkText, {
+      changed: () => this.#wake.notify(),
+      warn: (m) => this.#emit('warning', m),
+    });
     this.#fetchedTotal = s.fetchedTotal;
     this.#counts = { ...s.counts };
     this.#runRecord = {
@@ -130,6 +137,7 @@ export class Engine {
       counts: { ...this.#counts },
     });
     for (const w of this.#s.warnings) this.#emit('warning', w);
+    this.#sitemaps?.start();
 
     const onAbort = () => this.stop('stopped');
     this.#o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -162,6 +170,7 @@ export class Engine {
         this.#counts.processing -= n;
         this.#counts.waiting += n;
       }
+      await this.#sitemaps?.close();
       await this.#trim();
       await this.#keeper.close();
       this.#counts = await store.counts();
@@ -205,7 +214,14 @@ export class Engine {
           await this.#flush();
           continue;
         }
-        if (this.#active === 0) return 'exhausted';
+        if (this.#active === 0) {
+          // Sitemap URLs fill in once the links run out (sitemap-feed.ts).
+          if (await this.#sitemaps?.release()) {
+            this.#dry = false;
+            continue;
+          }
+          if (!this.#sitemaps?.busy) return 'exhausted';
+        }
       }
       await this.#wake.wait();
     }
@@ -280,6 +296,7 @@ export class Engine {
         return;
       }
       const p = pageOutcome(c, r, this.#s.seeds.has(c.url), this.#rules, fetchedAt);
+      this.#sitemaps?.saw(c.url);
       this.#s.threshold.observe(p.relevance);
       this.#record(p);
     } catch (e) {

@@ -202,6 +202,38 @@ export const crawlOptionsSchema = z.strictObject({
    */
   storeBodies: z.enum(['kept', 'all', 'none']).default('kept'),
   /**
+   * Index the text of kept pages for full-text search (`focuscrawl search`):
+   * `kept`, or `none` to save the time and space.
+   * @default 'kept'
+   */
+  fullText: z.enum(['kept', 'none']).default('kept'),
+  /**
+   * When a run ends (not on error), compute PageRank over the crawl's link graph and
+   * the final score P = 0.6·relevance + 0.4·PR of kept pages, and store them
+   * (`rankStore`; the `rank` command does the same with settable weights). Damping as
+   * `strategyOptions.damping`.
+   * @default true
+   */
+  rankOnFinish: z.boolean().default(true),
+  /**
+   * Whose sitemaps feed the frontier (docs/sitemaps.md): `seeds` (the seeds'
+   * hosts), `hosts` (every host a page is fetched from), or `none`. Sitemap URLs
+   * in scope are queued at depth 1 once the crawl runs out of links, with the
+   * topic's score of their URL's words as priority.
+   * @default 'seeds'
+   */
+  sitemaps: z.enum(['seeds', 'hosts', 'none']).default('seeds'),
+  /**
+   * Detect duplicates among kept pages (docs/dedup.md): a kept page whose text has
+   * the words of a page kept before (exact), or a SimHash within `dedupMaxDistance`
+   * bits of one (near), is recorded as its duplicate: discarded, its body not
+   * stored, its links not followed.
+   * @default true
+   */
+  dedup: z.boolean().default(true),
+  /** Most bits by which two SimHashes of near duplicates differ (0 … 8). @default 3 */
+  dedupMaxDistance: z.number().int().min(0).max(8).default(3),
+  /**
    * Fetcher options (`createFetcher`): concurrency, perHostConcurrency, delayMs,
    * resolve, timeouts, maxBytes, userAgent…
    * @default the fetcher's defaults

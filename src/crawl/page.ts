@@ -10,6 +10,7 @@ import { analyzeBody, detach, type ParseOptions } from '../parse/index.js';
 import type { LinkSight, RelevanceModel } from '../relevance/index.js';
 import type { ClaimedUrl, NewUrl, Outcome, PageLink } from '../store/index.js';
 import { linkDepth } from '../url/index.js';
+import type { CrawlDedup, DedupVerdict } from './dedup.js';
 import type { SeenUrls } from './seen.js';
 import type { PageEvent } from './types.js';
 
@@ -35,9 +36,13 @@ export interface PageRules {
   inScope: (url: string) => boolean;
   maxDepth: number;
   storeBodies: 'kept' | 'all' | 'none';
+  /** Give kept pages' text to the store's full-text index. */
+  fullText: boolean;
   seen: SeenUrls;
   /** Receives every page's text when the topic vector adapts. */
   collect?: (text: string, kept: boolean) => void;
+  /** Tells kept pages that duplicate an earlier kept page (dedup.ts); null when off. */
+  dedup: CrawlDedup | null;
 }
 
 export interface PageResult {
@@ -96,6 +101,8 @@ export function pageOutcome(
   const relevance = rules.model.relevance({ text, title, url: res.finalUrl });
   const threshold = rules.threshold;
   const kept = relevance >= threshold;
+  const dedup = kept && rules.dedup !== null ? rules.dedup.check(claimed.url, text) : null;
+  if (dedup?.duplicate) return duplicateOutcome(claimed, res, fetchedAt, title, relevance, dedup);
   rules.collect?.(text, kept);
   const parent: ParentInfo = {
     relevance,
@@ -159,6 +166,8 @@ export function pageOutcome(
     // Stored bodies are hashed by the store (off the crawl's thread).
     ...(storeBody ? {} : { contentHash: createHash('md5').update(res.body).digest('hex') }),
     ...(storeBody ? { body: res.body } : {}),
+    ...(kept && rules.fullText && (text !== '' || title !== '') ? { text } : {}),
+    ...(dedup?.simhash ? { simhash: dedup.simhash, textHash: dedup.textHash } : {}),
     ...(links ? { links } : {}),
     ...(newUrls ? { newUrls } : {}),
   };
@@ -173,6 +182,46 @@ export function pageOutcome(
       relevance,
       title: title || null,
       newUrls: newUrls?.length ?? 0,
+      error: null,
+    },
+    relevance,
+  };
+}
+
+/**
+ * A kept page that duplicates an earlier kept page: recorded as a discard that names
+ * the original, without its body, and without following its links.
+ */
+function duplicateOutcome(
+  claimed: ClaimedUrl,
+  res: FetchResult,
+  fetchedAt: number,
+  title: string,
+  relevance: number,
+  d: DedupVerdict,
+): PageResult {
+  const result = {
+    fetchedAt,
+    status: res.status,
+    contentType: res.contentType ?? null,
+    bytes: res.bytes,
+    title: title || null,
+    relevance,
+    contentHash: createHash('md5').update(res.body).digest('hex'),
+    simhash: d.simhash,
+    textHash: d.textHash,
+    duplicate: d.duplicate,
+  };
+  return {
+    outcome: { url: claimed.url, state: 'discard', result },
+    event: {
+      url: claimed.url,
+      state: 'discard',
+      depth: claimed.depth,
+      status: res.status,
+      relevance,
+      title: title || null,
+      newUrls: 0,
       error: null,
     },
     relevance,

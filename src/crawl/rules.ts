@@ -7,6 +7,7 @@
 import type { LinkStrategy } from '../frontier/index.js';
 import { createRelevanceModel, linkModelPageJudge } from '../relevance/index.js';
 import { Adaptation } from './adapt.js';
+import { CrawlDedup } from './dedup.js';
 import { type LinkOrderEvents, LinkOrdering } from './link-order.js';
 import type { CrawlOptions } from './options.js';
 import type { PageRules } from './page.js';
@@ -43,12 +44,16 @@ export class RuleKeeper {
       inScope,
       maxDepth: o.maxDepth ?? Number.POSITIVE_INFINITY,
       storeBodies: o.storeBodies,
+      fullText: o.fullText === 'kept',
+      dedup: null,
       seen: new SeenUrls(),
     };
   }
 
   /** Reads what a resumed crawl adapted or learned, and hooks it into the rules. */
   async start(emit: Emit): Promise<void> {
+    if (this.#o.dedup)
+      this.rules.dedup = await CrawlDedup.create(this.#s.store, this.#o.dedupMaxDistance);
     const adaptation = await Adaptation.create(this.#o, this.#s, this.#s.models.keyword, {
       threshold: (c) => emit('threshold', c),
       topic: (c) => emit('topic', c),

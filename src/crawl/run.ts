@@ -54,7 +54,13 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
       });
       this.#engine = engine;
       if (this.#stopRequested !== null) engine.stop(this.#stopRequested);
-      return await engine.run();
+      const summary = await engine.run();
+      if (o.rankOnFinish) {
+        const { rankStore } = await import('../ranking/index.js');
+        const damping = o.strategyOptions.damping;
+        emit('ranked', await rankStore(s.store, damping === undefined ? {} : { damping }));
+      }
+      return summary;
     } finally {
       if (s.ownsStore) await s.store.close();
     }

@@ -1,4 +1,5 @@
 /** Public types of the crawl stage: events, progress and the summary of a run. */
+import type { RankingSummary } from '../ranking/index.js';
 import type { FinalState, StateCounts } from '../store/index.js';
 
 /** Why a run stopped. */
@@ -129,4 +130,6 @@ export interface CrawlEvents {
   /** The link model was retrained during the crawl (`learnEvery`). */
   linkModel: [snapshot: LinkModelSnapshot];
   end: [summary: CrawlSummary];
+  /** After `end`: PageRank and P were computed and stored (`rankOnFinish`). */
+  ranked: [summary: RankingSummary];
 }

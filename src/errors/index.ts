@@ -38,6 +38,10 @@ export const ErrorCodes = {
     'A link model file cannot be read, is not a focuscrawl link model, or is malformed (the message names the file and field).',
   FC_ERR_CRAWL_THREAD:
     "The crawl's worker thread died (out of memory or an internal error); what was committed stays in the store.",
+  FC_ERR_SITEMAP:
+    'A sitemap is not a sitemap or cannot be read (not XML or a URL list, wrong root element, broken gzip, an HTTP error).',
+  FC_ERR_SITEMAP_TOO_LARGE:
+    'A sitemap is larger than the limit (50 MiB uncompressed by default, the protocol maximum).',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -106,6 +110,12 @@ export const CliUsageError = define('FC_ERR_CLI_USAGE', 'CliUsageError', false);
 export const LearnError = define('FC_ERR_LEARN', 'LearnError', false);
 export const ModelFileError = define('FC_ERR_MODEL_FILE', 'ModelFileError', false);
 export const CrawlThreadError = define('FC_ERR_CRAWL_THREAD', 'CrawlThreadError', false);
+export const SitemapError = define('FC_ERR_SITEMAP', 'SitemapError', false);
+export const SitemapTooLargeError = define(
+  'FC_ERR_SITEMAP_TOO_LARGE',
+  'SitemapTooLargeError',
+  false,
+);
 
 export function isFocusCrawlError(e: unknown): e is FocusCrawlError {
   return e instanceof FocusCrawlError;
@@ -140,6 +150,8 @@ const BY_CODE: Record<
   FC_ERR_LEARN: LearnError,
   FC_ERR_MODEL_FILE: ModelFileError,
   FC_ERR_CRAWL_THREAD: CrawlThreadError,
+  FC_ERR_SITEMAP: SitemapError,
+  FC_ERR_SITEMAP_TOO_LARGE: SitemapTooLargeError,
 };
 
 /** An error as plain data, to cross a thread or process boundary. */

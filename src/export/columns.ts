@@ -36,6 +36,11 @@ const PAGE_BASE_COLUMNS: readonly Column<PageRow>[] = [
   { name: 'score', value: (r) => r.score },
   { name: 'contentHash', value: (r) => r.contentHash },
   { name: 'bodyFile', value: (r) => r.bodyFile },
+  { name: 'simhash', value: (r) => r.simhash },
+  { name: 'textHash', value: (r) => r.textHash },
+  { name: 'duplicateOf', value: (r) => r.duplicate?.of ?? null },
+  { name: 'duplicateKind', value: (r) => r.duplicate?.kind ?? null },
+  { name: 'duplicateDistance', value: (r) => r.duplicate?.distance ?? null },
 ];
 
 /** The page fields, with `text` last when asked for. */

@@ -61,6 +61,26 @@ function adaptationLines(d: StatusData): string[] {
   return out;
 }
 
+/** The ranking and the best pages by P (DESIGN 1.1's final score). */
+function topPageLines(d: StatusData): string[] {
+  const r = d.ranking;
+  if (r === null) return ['', 'Ranking         none yet (focuscrawl rank --store DIR)'];
+  const by = r.algorithm === 'hits' ? 'HITS authority' : `PageRank d=${r.damping}`;
+  const out = [
+    '',
+    `Ranking         ${formatTime(r.at)}: ${by}, P = ${r.w1}·relevance + ${r.w2}·PR over ${formatCount(r.pages)} pages`,
+  ];
+  if (d.topPages.length === 0) return out;
+  out.push('', 'Top pages by P');
+  const f = (x: number | null) => (x === null ? '–' : x.toFixed(3));
+  const table = formatTable(
+    ['url', 'P', 'relevance', 'PR'],
+    d.topPages.map((p) => [p.url, f(p.score), f(p.relevance), f(p.pageRank)]),
+  );
+  for (const l of table) out.push(`  ${l}`);
+  return out;
+}
+
 /** The status table (DESIGN 1.1's statistics and more). */
 export function formatStatus(d: StatusData): string {
   const lines: string[] = [];
@@ -95,6 +115,13 @@ export function formatStatus(d: StatusData): string {
   }
   row('Pages/s', d.pagesPerSec === null ? '–' : d.pagesPerSec.toFixed(2));
   row('Harvest rate', `${formatPercent(d.harvestRate)} (complete / (complete + discard))`);
+  const dups = d.duplicates.exact + d.duplicates.near;
+  row(
+    'Duplicates',
+    dups === 0
+      ? '0'
+      : `${n(dups)} (${n(d.duplicates.exact)} exact, ${n(d.duplicates.near)} near: recorded, not stored twice)`,
+  );
   lines.push(...adaptationLines(d));
 
   lines.push('', 'URL states');
@@ -108,6 +135,8 @@ export function formatStatus(d: StatusData): string {
     const why = last === null ? 'running, or its process died' : (STOP_REASONS[last] ?? last);
     row('Runs', `${d.runs.count}, last: ${why}`);
   }
+
+  lines.push(...topPageLines(d));
 
   if (d.topHosts.length > 0) {
     lines.push('', 'Top hosts');

@@ -6,6 +6,12 @@ import {
   type StopReason,
   type StoredTopic,
 } from '../crawl/index.js';
+import {
+  META_RANKING,
+  type RankedPage,
+  type RankingSummary,
+  topPagesByScore,
+} from '../ranking/index.js';
 import type { ThresholdChange, ThresholdKind, TopicChange } from '../relevance/history.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
 import { readAdaptation } from './adaptation.js';
@@ -88,6 +94,12 @@ export interface StatusData {
   } | null;
   /** Hosts with the most fetches first. */
   topHosts: HostStats[];
+  /** Pages recorded as duplicates of kept pages, not stored twice. */
+  duplicates: { exact: number; near: number };
+  /** The last ranking (`rank`, or the end of a crawl run); null before the first. */
+  ranking: RankingSummary | null;
+  /** Kept pages with the highest final score P, best first (none before a ranking). */
+  topPages: RankedPage[];
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -125,10 +137,11 @@ function readTopic(raw: unknown): StatusData['topic'] {
 /**
  * Reads the figures of `status` from a store (a read-only one will do).
  * @param options.topHosts hosts listed @default 10
+ * @param options.topPages pages listed by P @default 10
  */
 export async function gatherStatus(
   store: Store,
-  options: { topHosts?: number } = {},
+  options: { topHosts?: number; topPages?: number } = {},
 ): Promise<StatusData> {
   const stats = await store.stats({ topHosts: options.topHosts ?? 10 });
   const runs = readRuns(await store.getMeta(META_RUNS));
@@ -181,7 +194,17 @@ export async function gatherStatus(
     threshold: thresholdStatus(adaptation.threshold),
     topicVector: topicStatus(adaptation.topic),
     topHosts: stats.topHosts,
+    duplicates: stats.duplicates,
+    ranking: readRanking(await store.getMeta(META_RANKING)),
+    topPages:
+      (options.topPages ?? 10) > 0 ? await topPagesByScore(store, options.topPages ?? 10) : [],
   };
+}
+
+function readRanking(raw: unknown): RankingSummary | null {
+  if (raw === null || typeof raw !== 'object') return null;
+  const r = raw as Partial<RankingSummary>;
+  return isNum(r.at) && isNum(r.pages) ? (r as RankingSummary) : null;
 }
 
 function thresholdStatus(

@@ -3,7 +3,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidOptionError } from '../errors/index.js';
-import { csrFromEdges, maxRank, normalizeRanks, pageRank } from './index.js';
+import {
+  type CsrGraph,
+  csrFromEdges,
+  DEFAULT_DAMPING,
+  maxRank,
+  normalizeRanks,
+  pageRank,
+} from './index.js';
 
 function refuses(fn: () => unknown, re: RegExp): void {
   assert.throws(fn, (e: unknown) => {
@@ -148,6 +155,65 @@ describe('pageRank, d = 0.8, solved by hand', () => {
     assert.equal(r.iterations, 2);
     assert.equal(r.converged, false);
     assert.ok(r.delta >= 1e-6);
+  });
+});
+
+describe('the DESIGN 1.1 formula, term by term', () => {
+  /** A random graph over n nodes; node v has no out-links when dangling(v). */
+  function randomGraph(n: number, seed0: number, dangling: (v: number) => boolean): CsrGraph {
+    let seed = seed0;
+    const rnd = (k: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % k;
+    };
+    const from: number[] = [];
+    const to: number[] = [];
+    for (let v = 0; v < n; v++) {
+      if (dangling(v)) continue;
+      from.push(v);
+      to.push((v + 1) % n); // at least one out-link to another page
+      for (let k = rnd(6); k > 0; k--) {
+        from.push(v);
+        to.push(rnd(n));
+      }
+    }
+    return csrFromEdges(n, from, to);
+  }
+
+  /** (1 − d) + d·Σ_{v∈B(u)} R(v)/N(v) + d·D/N for every u, from the ranks given. */
+  function rightHandSide(g: CsrGraph, r: Float64Array, d: number): Float64Array {
+    const n = g.nodeCount;
+    const rhs = new Float64Array(n);
+    let dangling = 0;
+    for (let v = 0; v < n; v++) {
+      const start = g.offsets[v]!;
+      const end = g.offsets[v + 1]!;
+      if (start === end) dangling += r[v]!;
+      for (let k = start; k < end; k++) rhs[g.targets[k]!]! += (d * r[v]!) / (end - start);
+    }
+    for (let u = 0; u < n; u++) rhs[u]! += 1 - d + (d * dangling) / n;
+    return rhs;
+  }
+
+  it('d is 0.8 unless given', () => {
+    assert.equal(DEFAULT_DAMPING, 0.8);
+    const g = randomGraph(50, 5, () => false);
+    assert.deepEqual([...pageRank(g).ranks], [...pageRank(g, { damping: 0.8 }).ranks]);
+  });
+
+  it('without dangling pages: R(u) = 0.2 + 0.8·Σ_{v∈B(u)} R(v)/N(v) at every node', () => {
+    const g = randomGraph(300, 9, () => false);
+    const r = pageRank(g, TIGHT);
+    assert.ok(r.converged);
+    nearAll(r.ranks, rightHandSide(g, r.ranks, 0.8), 1e-10);
+    near(sum(r.ranks), 300, 1e-9, 'sum');
+  });
+
+  it('with dangling pages: the same plus 0.8·D/N at every node', () => {
+    const g = randomGraph(300, 13, (v) => v % 7 === 0);
+    const r = pageRank(g, TIGHT);
+    assert.ok(r.converged);
+    nearAll(r.ranks, rightHandSide(g, r.ranks, 0.8), 1e-10);
   });
 });
 

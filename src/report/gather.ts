@@ -3,6 +3,12 @@
 // N pages), so that memory does not grow with the crawl.
 import type { CrawlRunRecord, StopReason, StoredTopic } from '../crawl/index.js';
 import { readAdaptation } from '../export/index.js';
+import {
+  META_RANKING,
+  type RankedPage,
+  type RankingSummary,
+  rankedBefore,
+} from '../ranking/index.js';
 import type { ThresholdHistory, TopicChange } from '../relevance/history.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
 import {
@@ -52,6 +58,8 @@ export interface ReportStats {
   totalTimeMs: number | null;
   crawlTimeMs: number | null;
   pagesPerSec: number | null;
+  /** Pages recorded as duplicates of kept pages, by kind. */
+  duplicates: { exact: number; near: number };
 }
 
 /** One point of the states-over-time chart. */
@@ -96,6 +104,8 @@ export interface ReportData {
     points: TimelinePoint[];
   };
   topPages: TopPage[];
+  /** The last ranking and the kept pages with the highest final score P, best first. */
+  ranked: { ranking: RankingSummary | null; pages: RankedPage[] };
   hosts: HostStats[];
   /** The threshold as it adapted (`getMeta('threshold')`); null when none is recorded. */
   threshold: Omit<ThresholdHistory, 'state'> | null;
@@ -118,6 +128,13 @@ export interface GatherOptions {
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** The stored ranking summary (free JSON); null when missing or malformed. */
+function readRanking(raw: unknown): RankingSummary | null {
+  if (raw === null || typeof raw !== 'object') return null;
+  const r = raw as Partial<RankingSummary>;
+  return isNum(r.at) && isNum(r.pages) ? (r as RankingSummary) : null;
+}
 
 /** Run records as stored (free JSON), malformed entries skipped, oldest first. */
 export function readRuns(raw: unknown, now: number): RunRow[] {
@@ -212,6 +229,7 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
     harvestRate: complete + discard > 0 ? complete / (complete + discard) : null,
     ...times,
     pagesPerSec: times.crawlTimeMs ? s.fetched / (times.crawlTimeMs / 1000) : null,
+    duplicates: s.duplicates,
   };
 
   // history(): harvest rate per page, cumulative states per fetch.
@@ -248,7 +266,12 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
   // pages(): relevance histogram and the best pages.
   const histogram = emptyHistogram();
   const top = new TopN<TopPage>(o.topPages, (a, b) => a.relevance > b.relevance);
+  const byScore = new TopN<RankedPage>(o.topPages, rankedBefore);
   for await (const p of store.pages()) {
+    if (p.state === 'complete' && p.score !== null) {
+      const { url, title, score, relevance, pageRank } = p;
+      byScore.push({ url, title, score, relevance, pageRank });
+    }
     addToHistogram(histogram, p.state, p.relevance);
     top.push({
       url: p.url,
@@ -273,6 +296,7 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
     histogram,
     timeline: { axis, firstFetchAt: first, points },
     topPages: top.items(),
+    ranked: { ranking: readRanking(await store.getMeta(META_RANKING)), pages: byScore.items() },
     hosts: s.topHosts,
     threshold: adaptation.threshold,
     topicVector:

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { InvalidOptionError } from '../errors/index.js';
+import { rankStore, topPagesByScore } from '../ranking/index.js';
 import { createMemoryStore, openStore, type PageRecord, type Store } from '../store/index.js';
 import { buildReport, gatherReport, writeReport } from './index.js';
 import { EVIL_TITLE, type SyntheticCrawl, writeSyntheticCrawl } from './testing.js';
@@ -136,6 +137,44 @@ describe('report of a crawl of a few hundred URLs', () => {
   });
 
   it('is self-contained and inert', () => assertSelfContained(html));
+
+  it('lists the top pages by P with relevance and PageRank once ranked, and the duplicates', async () => {
+    assert.match(
+      html,
+      /<section id="ranked"><h2>Top pages by final score P<\/h2><p class="note">Not ranked yet/,
+    );
+    assert.equal(cell('Duplicates', html), '0');
+    const rankedDir = join(root, 'ranked');
+    const w = await openStore(rankedDir, { create: true });
+    await writeSyntheticCrawl(w, { outcomes: 400 });
+    await rankStore(w);
+    await w.close();
+    const r = await openStore(rankedDir, { readonly: true });
+    try {
+      const out = await buildReport(r, { now, storePath: rankedDir });
+      const want = await topPagesByScore(r, 25);
+      assert.ok(want.length > 5);
+      const section = out.slice(
+        out.indexOf('<section id="ranked">'),
+        out.indexOf('<section id="top">'),
+      );
+      assert.deepEqual(
+        [...section.matchAll(/<a href="([^"]*)"[^>]*>/g)].map((m) => m[1]),
+        want.map((p) => p.url),
+      );
+      const first = want[0];
+      assert.ok(first && first.pageRank !== null);
+      assert.ok(
+        section.includes(
+          `<td class="n"><b>${first.score.toFixed(3)}</b></td><td class="n">${first.relevance.toFixed(3)}</td><td class="n">${first.pageRank.toFixed(3)}</td>`,
+        ),
+      );
+      assert.match(section, /P = 0\.6·relevance \+ 0\.4·PR/);
+      assertSelfContained(out);
+    } finally {
+      await r.close();
+    }
+  });
 
   it('keeps the line charts to at most ~500 points', async () => {
     const d = await gatherReport(store, { topPages: 3, topHosts: 5, now, storePath: null });

@@ -23,6 +23,7 @@ import {
 import { queueConformance } from './conformance-queues.js';
 import { rescoreConformance } from './conformance-rescore.js';
 import { rulesConformance } from './conformance-rules.js';
+import { searchConformance } from './conformance-search.js';
 
 export type { StoreFactory, StoreHarness } from './conformance-kit.js';
 
@@ -225,6 +226,9 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         bodyFile: null,
         pageRank: null,
         score: null,
+        simhash: null,
+        textHash: null,
+        duplicate: null,
       });
       assert.deepEqual(await collect(store.links()), [
         { from: url('seed'), to: url('n1'), anchor: 'first' },
@@ -284,5 +288,6 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     queueConformance(factory);
     contextConformance(factory);
     rescoreConformance(factory);
+    searchConformance(factory);
   });
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { InvalidOptionError, StoreError, StoreStateError } from '../errors/index.js';
 import { bodyFileName, compressBody, decompressBody } from './bodies.js';
 import { MemoryFrontier } from './memory-frontier.js';
+import { MemoryText } from './memory-text.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
 import type {
@@ -25,6 +26,8 @@ import type {
   StateCounts,
   Store,
   StoreStats,
+  TextHit,
+  TextSearch,
   UrlRecord,
   UrlState,
   WaitingUrl,
@@ -54,6 +57,8 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   readonly #links = new Map<string, LinkRecord[]>();
   readonly #history: HistoryRecord[] = [];
   readonly #bodies = new Map<string, Buffer>();
+  readonly #text = new MemoryText();
+  readonly #duplicates = { exact: 0, near: 0 };
   readonly #seeds = new Set<string>();
   #keywords = new Map<string, number>();
   readonly #meta = new Map<string, string>();
@@ -143,6 +148,10 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
         throw stateError(VERB[o.state] ?? o.state, o.url, shown as UrlRecord | undefined);
       }
       seen.add(o.url);
+      const dup = o.state === 'error' ? null : (o.result.duplicate ?? null);
+      if (dup !== null && !this.#urls.has(dup.of) && !added.has(dup.of)) {
+        throw new InvalidOptionError(`commit ${o.url} duplicate.of: ${dup.of} is not a known URL`);
+      }
       if (o.state !== 'error' && o.result.newUrls !== undefined) {
         this.#f.checkParents(`commit ${o.url} newUrls`, o.result.newUrls, added);
       }
@@ -203,7 +212,14 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
         bodyFile: body === undefined ? null : bodyFileName(o.url),
         pageRank: null,
         score: null,
+        simhash: p.simhash ?? null,
+        textHash: p.textHash ?? null,
+        duplicate: p.duplicate ? { ...p.duplicate } : null,
       });
+      if (p.duplicate) this.#duplicates[p.duplicate.kind]++;
+      if (o.state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {
+        this.#text.add(rec.id, o.url, p.title, p.text);
+      }
       if (p.links !== undefined) {
         this.#links.delete(o.url);
         this.#links.set(
@@ -312,6 +328,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       firstFetchAt: this.#firstFetchAt,
       lastFetchAt: this.#lastFetchAt,
       topHosts: hosts.slice(0, top),
+      duplicates: { ...this.#duplicates },
     };
   }
 
@@ -364,6 +381,11 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     this.#open('history');
     const sorted = this.#history.slice().sort((a, b) => a.fetchedAt - b.fetchedAt);
     for (const h of sorted) yield { ...h };
+  }
+
+  async search(options: TextSearch): Promise<TextHit[]> {
+    this.#open('search');
+    return this.#text.search(options, (url) => this.#pages.get(url));
   }
 
   async *pages(): AsyncGenerator<PageRecord> {

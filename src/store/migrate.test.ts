@@ -188,4 +188,42 @@ describe('SQLite store migrations', () => {
     assert.equal((await collect(again.urls())).length, 5);
     await again.close();
   });
+
+  it('brings a version 3 store up to date: old pages have no fingerprint, new kept pages are searchable', async () => {
+    const { dir, old } = oldStore(3);
+    const [a, b] = ['http://a.test/', 'http://a.test/b'];
+    const insert = old.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, NULL, ?)',
+    );
+    insert.run(1, a, hash53(a), 2, 0, SEED_PRIORITY, null, 10);
+    insert.run(2, b, hash53(b), 0, 1, 0.5, 1, 11);
+    old.exec(`INSERT INTO pages (url_id, fetched_at, status, bytes, title, relevance) VALUES (1, 20, 200, 10, 'old', 0.9);
+      INSERT INTO history (url_id, fetched_at, status, state, relevance, depth) VALUES (1, 20, 200, 2, 0.9, 0);
+      UPDATE counters SET n = 1 WHERE name = 'waiting';
+      UPDATE counters SET n = 1 WHERE name = 'complete';
+      UPDATE counters SET n = 2 WHERE name = 'discovered';
+      UPDATE counters SET n = 1 WHERE name = 'fetched';
+      UPDATE counters SET n = 3 WHERE name = 'next_id';`);
+    old.close();
+    const s = await openStore(dir);
+    const [p] = await collect(s.pages());
+    assert.equal(p?.simhash, null);
+    assert.equal(p?.duplicate, null);
+    assert.deepEqual((await s.stats()).duplicates, { exact: 0, near: 0 });
+    await s.claim(1);
+    await s.complete(b, {
+      fetchedAt: 30,
+      status: 200,
+      bytes: 10,
+      relevance: 0.5,
+      title: 'b',
+      text: '新的电网页面',
+      simhash: '0123456789abcdef',
+    });
+    assert.deepEqual(
+      (await s.search({ query: '电网' })).map((h) => h.url),
+      [b],
+    );
+    await s.close();
+  });
 });

@@ -17,6 +17,10 @@ export const STATE_CODE: Record<UrlState, number> = {
   discard: 3,
   error: 4,
 };
+/** Codes of `pages.duplicate_kind`. */
+export const DUPLICATE_CODE = { exact: 1, near: 2 } as const;
+export const DUPLICATE_KIND: readonly (null | 'exact' | 'near')[] = [null, 'exact', 'near'];
+
 export const STATE_NAME: readonly UrlState[] = [
   'waiting',
   'processing',
@@ -158,10 +162,35 @@ CREATE VIEW processing AS
 `;
 
 /**
+ * Version 4: duplicates, fingerprints and full-text search.
+ * - `pages.simhash`, `pages.text_hash`: the text's SimHash and the hash of its words
+ *   (16 hex digits each), so that a resumed crawl rebuilds its duplicate detector
+ *   from the store.
+ * - `pages.duplicate_of` / `duplicate_kind` (1 exact, 2 near) / `duplicate_distance`:
+ *   a page recorded as a duplicate of a kept page, and the counters `dup_exact`,
+ *   `dup_near`.
+ * - `page_text`: an FTS5 table of the kept pages' titles and texts, rowid = url id.
+ *   Text is stored with each character of Chinese (and other unspaced scripts) set
+ *   apart as a token of its own (search/segment.ts), so that a query's run of them
+ *   is matched as a phrase; `porter unicode61` folds case and diacritics and stems
+ *   English words, alike for pages and queries; combining marks (M*) are token
+ *   characters, so that Thai vowels and tones stay with their letters.
+ */
+const V4 = `
+ALTER TABLE pages ADD COLUMN simhash TEXT;
+ALTER TABLE pages ADD COLUMN text_hash TEXT;
+ALTER TABLE pages ADD COLUMN duplicate_of INTEGER;
+ALTER TABLE pages ADD COLUMN duplicate_kind INTEGER;
+ALTER TABLE pages ADD COLUMN duplicate_distance INTEGER;
+INSERT INTO counters (name, n) VALUES ('dup_exact', 0), ('dup_near', 0);
+CREATE VIRTUAL TABLE page_text USING fts5(title, text, tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,7 +5,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { BodyFiles } from './bodies.js';
-import { STATE_CODE, STATE_NAME } from './schema.js';
+import { DUPLICATE_KIND, STATE_CODE, STATE_NAME } from './schema.js';
 import type { FoundUrl } from './sqlite-statements.js';
 import type {
   FinalState,
@@ -52,6 +52,11 @@ interface PageRow {
   body_file: string | null;
   page_rank: number | null;
   score: number | null;
+  simhash: string | null;
+  text_hash: string | null;
+  duplicate_of: string | null;
+  duplicate_kind: number | null;
+  duplicate_distance: number | null;
 }
 
 interface UrlRow {
@@ -82,8 +87,10 @@ function prepareReads(db: Database) {
     `SELECT h.id, u.url, h.fetched_at, h.status, h.state, h.relevance, h.depth, h.error
      FROM history h JOIN urls u ON u.id = h.url_id ${where} ORDER BY h.fetched_at, h.id LIMIT ${PAGE_ROWS}`;
   const pagesSql = `SELECT p.url_id, u.url, u.state, u.depth, p.fetched_at, p.status, p.content_type, p.bytes,
-     p.title, p.relevance, p.content_hash, p.body_file, p.page_rank, p.score
-     FROM pages p JOIN urls u ON u.id = p.url_id WHERE p.url_id > ? ORDER BY p.url_id LIMIT ${PAGE_ROWS}`;
+     p.title, p.relevance, p.content_hash, p.body_file, p.page_rank, p.score, p.simhash, p.text_hash,
+     d.url AS duplicate_of, p.duplicate_kind, p.duplicate_distance
+     FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN urls d ON d.id = p.duplicate_of
+     WHERE p.url_id > ? ORDER BY p.url_id LIMIT ${PAGE_ROWS}`;
   return {
     counters: db.prepare<[], { name: string; n: number }>('SELECT name, n FROM counters'),
     timeRange: db.prepare<[], { first: number | null; last: number | null }>(
@@ -176,6 +183,7 @@ export class SqliteReader {
         firstFetchAt: range?.first ?? null,
         lastFetchAt: range?.last ?? null,
         topHosts: topHosts === 0 ? [] : this.#q.topHosts.all(topHosts),
+        duplicates: { exact: c.get('dup_exact') ?? 0, near: c.get('dup_near') ?? 0 },
       };
     });
   }
@@ -235,6 +243,16 @@ export class SqliteReader {
           bodyFile: r.body_file,
           pageRank: r.page_rank,
           score: r.score,
+          simhash: r.simhash,
+          textHash: r.text_hash,
+          duplicate:
+            r.duplicate_of === null
+              ? null
+              : {
+                  of: r.duplicate_of,
+                  kind: DUPLICATE_KIND[r.duplicate_kind ?? 0] ?? 'near',
+                  distance: r.duplicate_distance ?? 0,
+                },
         };
       }
       if (rows.length < PAGE_ROWS) return;

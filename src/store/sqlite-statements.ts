@@ -32,6 +32,8 @@ export interface Writes {
   waitingCount: S<[], number>;
   host: S;
   page: S;
+  /** The full-text index of kept pages: (url id, title, segmented text). */
+  text: S;
   links: S;
   history: S;
   seed: S;
@@ -103,8 +105,11 @@ export function prepareWrites(db: Database): Writes {
          error = error + excluded.error, bytes = bytes + excluded.bytes`,
     ),
     page: db.prepare(
-      'INSERT OR REPLACE INTO pages (url_id, fetched_at, status, content_type, bytes, title, relevance, content_hash, body_file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT OR REPLACE INTO pages (url_id, fetched_at, status, content_type, bytes, title, relevance,
+         content_hash, body_file, simhash, text_hash, duplicate_of, duplicate_kind, duplicate_distance)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    text: db.prepare('INSERT OR REPLACE INTO page_text (rowid, title, text) VALUES (?, ?, ?)'),
     links: db.prepare('INSERT OR REPLACE INTO page_links (url_id, links) VALUES (?, ?)'),
     history: db.prepare(
       'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error) VALUES (?, ?, ?, ?, ?, ?, ?)',

@@ -1,7 +1,8 @@
 /** Writing URLs and outcomes inside a SQLite transaction. */
 import { InvalidOptionError, StoreStateError } from '../errors/index.js';
+import { segmentForIndex } from '../search/segment.js';
 import type { KnownCache } from './known-cache.js';
-import { STATE_CODE, STATE_NAME } from './schema.js';
+import { DUPLICATE_CODE, STATE_CODE, STATE_NAME } from './schema.js';
 import type { FoundUrl, Writes } from './sqlite-statements.js';
 import type { Tally } from './tally.js';
 import type { NewUrl } from './types.js';
@@ -128,6 +129,15 @@ export function applyOutcomes(
     }
     const p = o.result;
     const body = bodies.get(o.url);
+    const dup = p.duplicate ?? null;
+    let dupOf: number | null = null;
+    if (dup !== null) {
+      dupOf = (ix.cache.get(dup.of) ?? ix.find(dup.of))?.id ?? null;
+      if (dupOf === null) {
+        throw new InvalidOptionError(`commit ${o.url} duplicate.of: ${dup.of} is not a known URL`);
+      }
+      t.duplicate(dup.kind);
+    }
     w.page.run(
       row.id,
       p.fetchedAt,
@@ -138,7 +148,15 @@ export function applyOutcomes(
       p.relevance,
       p.contentHash ?? body?.md5 ?? null,
       body?.name ?? null,
+      p.simhash ?? null,
+      p.textHash ?? null,
+      dupOf,
+      dup === null ? null : DUPLICATE_CODE[dup.kind],
+      dup?.distance ?? null,
     );
+    if (o.state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {
+      w.text.run(row.id, segmentForIndex(p.title ?? ''), segmentForIndex(p.text));
+    }
     if (p.linksJson !== undefined) w.links.run(row.id, p.linksJson);
     if (p.newUrls !== undefined) insertUrls(ix, t, `commit ${o.url} newUrls`, p.newUrls, row.id);
     w.history.run(row.id, p.fetchedAt, p.status, code, p.relevance, row.depth, null);

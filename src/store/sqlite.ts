@@ -18,6 +18,7 @@ import { KnownCache } from './known-cache.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { SqliteReader } from './sqlite-read.js';
+import { SqliteSearch } from './sqlite-search.js';
 import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
 import {
   applyOutcomes,
@@ -41,6 +42,8 @@ import type {
   StateCounts,
   Store,
   StoreStats,
+  TextHit,
+  TextSearch,
   UrlRecord,
   UrlState,
   WaitingUrl,
@@ -59,6 +62,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #ix: UrlIndex | null;
   readonly #find: (url: string) => FoundUrl | undefined;
   readonly #r: SqliteReader;
+  readonly #search: SqliteSearch;
   readonly #pending = new Set<Promise<unknown>>();
   /** Set by close(): new calls are refused while pending commits finish. */
   #closing = false;
@@ -86,6 +90,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
           cache: new KnownCache(CACHE_URLS),
         };
     this.#r = new SqliteReader(db, bodies, this.#find, (op, fn) => this.#sync(op, fn));
+    this.#search = new SqliteSearch(db);
   }
 
   /** The SQLite file. */
@@ -329,6 +334,10 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
         }
       }
     });
+  }
+
+  async search(options: TextSearch): Promise<TextHit[]> {
+    return this.#sync('search', () => this.#search.search(options));
   }
 
   history(): AsyncIterable<HistoryRecord> {

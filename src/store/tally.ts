@@ -17,6 +17,9 @@ export class Tally {
   fetched = 0;
   bytes = 0;
   readonly hosts = new Map<string, HostDelta>();
+  /** Pages recorded as duplicates, by kind. */
+  dupExact = 0;
+  dupNear = 0;
   /** The next URL id, once the transaction has read it (SQLite). */
   nextId: number | undefined;
 
@@ -51,6 +54,11 @@ export class Tally {
     d[4] += bytes;
   }
 
+  duplicate(kind: 'exact' | 'near'): void {
+    if (kind === 'exact') this.dupExact++;
+    else this.dupNear++;
+  }
+
   /** name → delta, for the counters that changed. */
   counters(): [string, number][] {
     const out: [string, number][] = [];
@@ -59,6 +67,8 @@ export class Tally {
     if (this.dropped) out.push(['dropped', this.dropped]);
     if (this.fetched) out.push(['fetched', this.fetched]);
     if (this.bytes) out.push(['bytes', this.bytes]);
+    if (this.dupExact) out.push(['dup_exact', this.dupExact]);
+    if (this.dupNear) out.push(['dup_near', this.dupNear]);
     return out;
   }
 }

@@ -29,6 +29,8 @@ import type {
   StateCounts,
   Store,
   StoreStats,
+  TextHit,
+  TextSearch,
   UrlRecord,
   UrlState,
   WaitingUrl,
@@ -215,6 +217,10 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
 
   setPageScores(items: readonly PageScores[]): Promise<void> {
     return this.#call('setPageScores', [items]);
+  }
+
+  search(options: TextSearch): Promise<TextHit[]> {
+    return this.#call('search', [options]);
   }
 
   async *#iterate<T>(op: string, args: unknown[]): AsyncGenerator<T> {

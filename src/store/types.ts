@@ -181,6 +181,31 @@ export interface FetchedPage {
   links?: readonly PageLink[];
   /** URLs to queue, as for `addUrls`; `parent` defaults to this page. */
   newUrls?: readonly NewUrl[];
+  /**
+   * The page's text (title apart), for full-text search (`search`): indexed when the
+   * page is complete (its first 100,000 characters), ignored for a
+   * discarded page. Not searchable when absent.
+   */
+  text?: string | null;
+  /** The SimHash fingerprint of the text, 16 hex digits, kept for near-duplicate detection. */
+  simhash?: string | null;
+  /** A hash of the text's words, 16 hex digits: pages with the same are exact duplicates. */
+  textHash?: string | null;
+  /**
+   * The page duplicates a page the crawl kept (a known URL): recorded as such. The
+   * crawl gives such a page as `discard`, without body, links or new URLs.
+   */
+  duplicate?: PageDuplicate | null;
+}
+
+/** What a page duplicates (`FetchedPage.duplicate`, `PageRecord.duplicate`). */
+export interface PageDuplicate {
+  /** The kept page it duplicates. */
+  of: string;
+  /** `exact`: the same content hash; `near`: SimHash fingerprints within a few bits. */
+  kind: 'exact' | 'near';
+  /** Bits by which the fingerprints differ (0 for exact duplicates). */
+  distance: number;
 }
 
 /** What `fail` records about a fetch that did not produce a page. */
@@ -233,6 +258,8 @@ export interface StoreStats {
   lastFetchAt: number | null;
   /** Hosts with the most fetches first (ties by name). */
   topHosts: HostStats[];
+  /** Pages recorded as duplicates of kept pages (`FetchedPage.duplicate`), by kind. */
+  duplicates: { exact: number; near: number };
 }
 
 /** One row of the history: a fetch outcome. */
@@ -267,6 +294,12 @@ export interface PageRecord {
   pageRank: number | null;
   /** The final score P (DESIGN 1.1); null until set. */
   score: number | null;
+  /** `FetchedPage.simhash`. */
+  simhash: string | null;
+  /** `FetchedPage.textHash`. */
+  textHash: string | null;
+  /** `FetchedPage.duplicate`; null for a page that duplicates none. */
+  duplicate: PageDuplicate | null;
 }
 
 /** A known URL. */
@@ -297,6 +330,35 @@ export interface PageScores {
   url: string;
   pageRank?: number | null;
   score?: number | null;
+}
+
+/** A full-text search of the kept pages (`search`). */
+export interface TextSearch {
+  /**
+   * Words, Chinese or English, as typed: a page matches when it contains every word
+   * (in its title or text). Words are the tokeniser's; stop words are left out
+   * unless the query has nothing else.
+   */
+  query: string;
+  /** Hits returned, best first (an integer 1 … 1000). @default 10 */
+  limit?: number;
+  /** Weight w of the page score P in the order `(1 − w)·bm25/maxBm25 + w·P`, in [0, 1]. @default 0.3 */
+  scoreWeight?: number;
+}
+
+/** A kept page found by `search`. */
+export interface TextHit {
+  url: string;
+  title: string | null;
+  relevance: number;
+  pageRank: number | null;
+  score: number | null;
+  /** BM25 of the match, higher is better (title words count twice). */
+  bm25: number;
+  /** The blend the hits are ordered by (highest first, ties by discovery order). */
+  rank: number;
+  /** About 32 words (or Chinese characters) of the text around a match, each matched word between U+E000 and U+E001. */
+  snippet: string;
 }
 
 export interface Store {
@@ -378,6 +440,13 @@ export interface Store {
   setMeta(key: string, value: unknown): Promise<void>;
   getMeta<T = unknown>(key: string): Promise<T | undefined>;
   setPageScores(items: readonly PageScores[]): Promise<void>;
+  /**
+   * The kept pages whose indexed text (`FetchedPage.text`) or title contains every
+   * word of the query, ordered by the blend of BM25 and P (see `TextSearch`). A query
+   * without a word (only punctuation) throws `InvalidOptionError`, as do a bad
+   * `limit` or `scoreWeight`.
+   */
+  search(options: TextSearch): Promise<TextHit[]>;
 
   /** Fetch outcomes by `fetchedAt`, ties in the order they were recorded. */
   history(): AsyncIterable<HistoryRecord>;

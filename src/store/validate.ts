@@ -14,6 +14,7 @@ import type {
   PageScores,
   PriorityChange,
   ScanWaitingOptions,
+  TextSearch,
 } from './types.js';
 
 function fail(where: string, message: string): never {
@@ -124,6 +125,36 @@ export function checkPage(where: string, p: FetchedPage): void {
   }
   if (p.links !== undefined) checkLinks(`${where}.links`, p.links);
   if (p.newUrls !== undefined) checkNewUrls(`${where}.newUrls`, p.newUrls);
+  checkOptString(`${where}.text`, p.text);
+  if (p.simhash !== undefined && p.simhash !== null && !SIMHASH_RE.test(p.simhash)) {
+    fail(`${where}.simhash`, `expected 16 hex digits, got ${show(p.simhash)}`);
+  }
+  if (p.textHash !== undefined && p.textHash !== null && !SIMHASH_RE.test(p.textHash)) {
+    fail(`${where}.textHash`, `expected 16 hex digits, got ${show(p.textHash)}`);
+  }
+  if (p.duplicate !== undefined && p.duplicate !== null) checkDuplicate(`${where}.duplicate`, p);
+}
+
+const SIMHASH_RE = /^[0-9a-f]{16}$/;
+
+function checkDuplicate(where: string, p: FetchedPage): void {
+  const d = p.duplicate;
+  if (typeof d !== 'object' || d === null) fail(where, `expected an object, got ${show(d)}`);
+  checkUrl(`${where}.of`, d.of);
+  if (d.kind !== 'exact' && d.kind !== 'near') {
+    fail(`${where}.kind`, `expected "exact" or "near", got ${show(d.kind)}`);
+  }
+  checkInt(`${where}.distance`, d.distance, 0);
+}
+
+/** Whether the extra fields of a page (text, fingerprint, duplicate) need a full check. */
+function extrasOk(p: FetchedPage): boolean {
+  return (
+    isOptString(p.text) &&
+    (p.simhash === undefined || p.simhash === null || SIMHASH_RE.test(p.simhash)) &&
+    (p.textHash === undefined || p.textHash === null || SIMHASH_RE.test(p.textHash)) &&
+    (p.duplicate === undefined || p.duplicate === null)
+  );
 }
 
 export function checkFailure(where: string, f: FetchFailure): void {
@@ -147,7 +178,8 @@ function pageFieldsOk(p: FetchedPage): boolean {
     isOptString(p.contentType) &&
     isOptString(p.title) &&
     isOptString(p.contentHash) &&
-    (p.body === undefined || p.body instanceof Uint8Array)
+    (p.body === undefined || p.body instanceof Uint8Array) &&
+    extrasOk(p)
   );
 }
 
@@ -310,4 +342,27 @@ export function checkTopHosts(where: string, options: { topHosts?: number } | un
   if (options === undefined || options.topHosts === undefined) return 10;
   checkInt(`${where}.topHosts`, options.topHosts, 0);
   return options.topHosts;
+}
+
+/** `search` options with their defaults. */
+export function checkSearch(where: string, o: TextSearch): Required<TextSearch> {
+  if (typeof o !== 'object' || o === null) fail(where, `expected an object, got ${show(o)}`);
+  if (typeof o.query !== 'string')
+    fail(`${where}.query`, `expected a string, got ${show(o.query)}`);
+  const limit = o.limit ?? 10;
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+    fail(`${where}.limit`, `expected an integer 1 … 1000, got ${show(o.limit)}`);
+  }
+  const scoreWeight = o.scoreWeight ?? 0.3;
+  if (typeof scoreWeight !== 'number' || !(scoreWeight >= 0 && scoreWeight <= 1)) {
+    fail(`${where}.scoreWeight`, `expected a number in [0, 1], got ${show(o.scoreWeight)}`);
+  }
+  return { query: o.query, limit, scoreWeight };
+}
+
+/** The words of a search query; a query without one is refused. */
+export function checkQueryTerms(where: string, query: string, terms: readonly string[]): void {
+  if (terms.length === 0) {
+    fail(`${where}.query`, `${show(query)} has no word to search for`);
+  }
 }

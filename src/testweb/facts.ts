@@ -9,9 +9,10 @@ import {
   pageOutLinks,
   pageUrl,
 } from './pages.js';
-import { renderHome, renderPage } from './render.js';
+import { type PageView, renderHome, renderPage } from './render.js';
 import type { TopicId } from './topics.js';
 import type { WebSize } from './types.js';
+import { isSessionId, PRINT_PREFIX, SESSION_PARAM } from './variants.js';
 
 export interface WebId {
   /** @default 1 */
@@ -20,7 +21,7 @@ export interface WebId {
   size?: WebSize;
 }
 
-function modelOf(id: WebId): WebModel {
+export function modelOf(id: WebId): WebModel {
   return getModel(id.seed ?? 1, id.size ?? 'small');
 }
 
@@ -44,7 +45,7 @@ export interface PageFacts {
   hidden: boolean;
 }
 
-type Resolved = { m: WebModel; page: number } | { m: WebModel; home: number };
+type Resolved = { m: WebModel; page: number; view: PageView } | { m: WebModel; home: number };
 
 function resolve(id: WebId, url: string): Resolved | undefined {
   const m = modelOf(id);
@@ -58,13 +59,24 @@ function resolve(id: WebId, url: string): Resolved | undefined {
   if (!host) return undefined;
   if (u.pathname === '/' && u.search === '') return { m, home: host.index };
   const page = pageIdFromPath(m, host, u.pathname);
-  return page === undefined ? undefined : { m, page };
+  if (page !== undefined) {
+    const s = u.searchParams.get(SESSION_PARAM);
+    return { m, page, view: isSessionId(s) ? { session: s } : {} };
+  }
+  if (!m.variantHosts.has(host.index) || !u.pathname.startsWith(`${PRINT_PREFIX}/`))
+    return undefined;
+  const printed = pageIdFromPath(m, host, u.pathname.slice(PRINT_PREFIX.length));
+  return printed === undefined ? undefined : { m, page: printed, view: { print: true } };
 }
 
-/** Facts about a topical-web URL (content or home page); undefined for other URLs. */
+/**
+ * Facts about a topical-web URL (content or home page); undefined for other URLs. The
+ * query of a content page's URL is ignored (so a session variant gives the facts of its
+ * page); print views give undefined (see `duplicateOf`).
+ */
 export function pageFacts(id: WebId, url: string): PageFacts | undefined {
   const r = resolve(id, url);
-  if (!r) return undefined;
+  if (!r || ('view' in r && r.view.print === true)) return undefined;
   if ('home' in r) {
     const h = r.m.hosts[r.home]!;
     return {
@@ -85,17 +97,20 @@ export function pageFacts(id: WebId, url: string): PageFacts | undefined {
   };
 }
 
-/** Out-links of a topical-web page to other topical pages and home pages (no port). */
+/**
+ * Out-links of a topical-web page to other topical pages and home pages (no port), as
+ * canonical page URLs: print-view links and session ids are left out.
+ */
 export function pageLinksOf(id: WebId, url: string): string[] {
   const r = resolve(id, url);
-  if (!r) return [];
+  if (!r || ('view' in r && r.view.print === true)) return [];
   const targets = 'home' in r ? homeOutLinks(r.m, r.m.hosts[r.home]!) : pageOutLinks(r.m, r.page);
   return targets.map((t) => (t < 0 ? homeUrl(r.m, -1 - t) : pageUrl(r.m, t)));
 }
 
-/** The HTML a topical-web URL serves, or undefined. */
+/** The HTML a topical-web URL serves (print views and session variants too), or undefined. */
 export function pageHtml(id: WebId, url: string): string | undefined {
   const r = resolve(id, url);
   if (!r) return undefined;
-  return 'home' in r ? renderHome(r.m, r.m.hosts[r.home]!) : renderPage(r.m, r.page);
+  return 'home' in r ? renderHome(r.m, r.m.hosts[r.home]!) : renderPage(r.m, r.page, r.view);
 }

@@ -47,3 +47,14 @@ export {
 } from './server.js';
 export { TOPIC_IDS, type TopicId, topicKeywords } from './topics.js';
 export type { RequestLogEntry, SimClock, WebSize } from './types.js';
+export {
+  type DuplicateVariant,
+  duplicateOf,
+  duplicateVariants,
+  type SitemapHostInfo,
+  sitemapHosts,
+  sitemapOnlyUrls,
+  sitemapPageUrls,
+  variantHosts,
+} from './variant-facts.js';
+export type { SitemapStyle } from './variants.js';

@@ -27,8 +27,14 @@ export interface TopicLabels {
   topic: { name: string; keywords: Record<string, number> };
   /** Good seed URLs for this topic (hub pages and home pages of devoted sites). */
   seeds: string[];
-  /** Every relevant URL, in page order. */
+  /** Every relevant URL reachable by links: home pages, then the pages in page order. */
   relevant: string[];
+  /**
+   * Relevant pages linked from nowhere, listed only in their host's sitemap. Not in
+   * `relevant` (which stays the set a crawl following links can reach); add them when
+   * measuring a crawl that reads sitemaps.
+   */
+  sitemapOnly: string[];
   hiddenRegions: HiddenRegionLabel[];
 }
 
@@ -57,6 +63,11 @@ export function labelsOfModel(m: WebModel): Labels {
       if (m.subjects[m.clusterSubject[c] as number]?.topic === id)
         relevant.push(...clusterUrls(m, c));
     }
+    const sitemapOnly: string[] = [];
+    for (const [page, c] of [...m.sitemapOnly].sort((a, b) => a[0] - b[0])) {
+      if (m.subjects[m.clusterSubject[c] as number]?.topic === id)
+        sitemapOnly.push(pageUrl(m, page));
+    }
     return {
       id,
       name: t.name,
@@ -65,6 +76,7 @@ export function labelsOfModel(m: WebModel): Labels {
       topic: topicKeywords(id),
       seeds: [...m.hubs[id].map((p) => pageUrl(m, p)), ...homes.slice(0, 3)],
       relevant,
+      sitemapOnly,
       hiddenRegions: m.hidden
         .filter((h) => h.topic === id)
         .map((h) => ({

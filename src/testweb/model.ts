@@ -10,6 +10,7 @@ import {
   topicsOfLang,
 } from './topics.js';
 import type { WebSize } from './types.js';
+import { planVariants, type SitemapStyle } from './variants.js';
 import type { LangCode, Vocab } from './vocab.js';
 
 export const PORTAL_HOST = 'portal.test';
@@ -107,6 +108,14 @@ export interface WebModel {
   extraLinks: Map<number, number[]>;
   /** Pages never chosen as ordinary link targets (the bridges). */
   excluded: Set<number>;
+  /** Hosts serving sitemaps (host index → style); see variants.ts. */
+  sitemapHosts: Map<number, SitemapStyle>;
+  /** Sitemap-only pages (ids from `pages` on) → the visible cluster each belongs with. */
+  sitemapOnly: Map<number, number>;
+  /** Sitemap-only page ids per sitemap host. */
+  sitemapOnlyByHost: Map<number, number[]>;
+  /** Hosts with print views and session ids (never sitemap hosts). */
+  variantHosts: Set<number>;
 }
 
 const EN_SECTIONS = ['news', 'articles', 'blog', 'features', 'guides', 'reviews'];
@@ -286,6 +295,12 @@ function buildModel(seed: number, size: WebSize): WebModel {
     hiddenRegions.push({ ...plan, entry, bridges });
   }
 
+  const variants = planVariants(
+    seed,
+    spec.pages,
+    hosts,
+    (c) => (SUBJECTS[clusterSubject[c] as number] as Subject).topic,
+  );
   return {
     seed,
     size,
@@ -306,6 +321,7 @@ function buildModel(seed: number, size: WebSize): WebModel {
     hidden: hiddenRegions,
     extraLinks,
     excluded,
+    ...variants,
   };
 }
 

@@ -40,8 +40,13 @@ export function homeHostIndex(target: number): number {
   return -1 - target;
 }
 
+/** The cluster of page `id`; a sitemap-only page belongs with the cluster it was given. */
+export function clusterOf(m: WebModel, id: number): number {
+  return id < m.pages ? Math.floor(id / CLUSTER_SIZE) : (m.sitemapOnly.get(id) ?? -1);
+}
+
 export function pageInfo(m: WebModel, id: number): PageInfo {
-  const cluster = Math.floor(id / CLUSTER_SIZE);
+  const cluster = clusterOf(m, id);
   const host = m.hosts[m.clusterHost[cluster] as number] as HostInfo;
   const subject = m.subjects[m.clusterSubject[cluster] as number] as Subject;
   const hidden = m.clusterHidden[cluster] === 1;
@@ -80,9 +85,8 @@ export function pageIdFromPath(m: WebModel, host: HostInfo, path: string): numbe
   const match = /^\/([a-z]+)\/(\d{1,7})\.html$/.exec(path);
   if (!match) return undefined;
   const id = Number(match[2]);
-  if (id >= m.pages) return undefined;
-  const cluster = Math.floor(id / CLUSTER_SIZE);
-  if (m.clusterHost[cluster] !== host.index) return undefined;
+  const cluster = clusterOf(m, id);
+  if (cluster < 0 || m.clusterHost[cluster] !== host.index) return undefined;
   const section = host.sections[(cluster * 7 + m.seed) % host.sections.length];
   return section === match[1] ? id : undefined;
 }

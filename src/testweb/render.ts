@@ -12,6 +12,7 @@ import {
 } from './pages.js';
 import type { Rng } from './prng.js';
 import { FILLER, TOPICS, type TopicId } from './topics.js';
+import { freshSessionId, PRINT_PREFIX, SESSION_PARAM } from './variants.js';
 import { LANGS, type Language, mention, sentence, title, type Vocab } from './vocab.js';
 
 const DAY_MS = 86_400_000;
@@ -191,8 +192,28 @@ function dateText(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The HTML of content page `id` (which must exist). */
-export function renderPage(m: WebModel, id: number): string {
+/** Which rendering of a content page: the page itself (in a session) or its print view. */
+export interface PageView {
+  /** Session id carried by the session links (variant hosts); default: a fresh one. */
+  session?: string | undefined;
+  /** The print view (variant hosts): the same article, no navigation, links as text. */
+  print?: boolean | undefined;
+}
+
+const PRINT_TITLE = { en: ' (printer-friendly version)', zh: '（打印版）' };
+const PRINTED_FROM = { en: 'Printed from', zh: '本文打印自' };
+/** Anchors of the tool links of variant hosts: print view, the page itself, the next page. */
+const TOOLS: Record<Language['code'], readonly [string, string, string]> = {
+  en: ['Print this article', 'Comments', 'Next page'],
+  zh: ['打印本文', '评论', '下一页'],
+};
+
+/**
+ * The HTML of content page `id` (which must exist). On variant hosts a line of tool links
+ * follows the byline: the print view, and the page itself and the next page of its cluster
+ * with a session id (the one of the request, or a fresh one).
+ */
+export function renderPage(m: WebModel, id: number, view: PageView = {}): string {
   const info = pageInfo(m, id);
   const lang = langOf(info);
   const rng = pageRng(m, id, R_BODY);
@@ -201,14 +222,33 @@ export function renderPage(m: WebModel, id: number): string {
   const next = sentenceSource(info, rng);
   const parts: string[] = [];
   const generic = info.faint ? rng : undefined;
+  const variant = m.variantHosts.has(info.host.index);
+  const print = variant && view.print === true;
+  const session = variant ? (view.session ?? freshSessionId(m.seed, id)) : undefined;
+  /** A link, or its text alone in the print view. */
+  const a = print ? (_href: string, text: string) => text : anchor;
   const first = next();
-  head(parts, lang, t, siteName(info.host), first);
-  nav(parts, lang, info.host);
+  const site = siteName(info.host);
+  head(parts, lang, print ? t + PRINT_TITLE[lang.code] : t, site, first);
+  if (!print) nav(parts, lang, info.host);
   const author = rng.pick(AUTHORS[lang.code]);
   parts.push(
     `<main>\n<article>\n<h1>${t}</h1>\n`,
     `<p class="byline">${lang.words.by} ${author} · <time>${dateText(pageDate(m, id))}</time></p>\n`,
   );
+  if (print) {
+    const url = `http://${info.host.name}${info.path}`;
+    parts.push(`<p class="printed">${PRINTED_FROM[lang.code]} ${anchor(url, url)}</p>\n`);
+  } else if (session !== undefined) {
+    const [printText, selfText, nextText] = TOOLS[lang.code];
+    const q = `?${SESSION_PARAM}=${session}`;
+    const selfUrl = `http://${info.host.name}${info.path}${q}`;
+    const nextUrl = `http://${info.host.name}${pageInfo(m, links.next).path}${q}`;
+    parts.push(
+      `<p class="tools">${anchor(PRINT_PREFIX + info.path, printText)} · `,
+      `${anchor(selfUrl, selfText)} · ${anchor(nextUrl, nextText)}</p>\n`,
+    );
+  }
   const nParas = info.kind === 'hub' ? 3 : rng.range(9, 14) + (lang.code === 'zh' ? 1 : 0);
   const inline = links.inline;
   let li = 0;
@@ -229,8 +269,8 @@ export function renderPage(m: WebModel, id: number): string {
       const at = rng.int(sents.length + 1);
       const link =
         lang.code === 'en'
-          ? `${rng.pick(EN_LEADS)} ${anchor(href, text)}.`
-          : `${rng.pick(ZH_LEADS)}${anchor(href, text)}》。`;
+          ? `${rng.pick(EN_LEADS)} ${a(href, text)}.`
+          : `${rng.pick(ZH_LEADS)}${a(href, text)}》。`;
       sents.splice(at, 0, link);
     }
     parts.push('<p>', sents.join(lang.space), '</p>\n');
@@ -239,7 +279,7 @@ export function renderPage(m: WebModel, id: number): string {
     // Entry and bridge pages: a paragraph pointing onwards (towards a hidden region).
     const items = links.extra.map((x) => {
       const [href, text] = targetTitle(m, x);
-      return anchor(href, text);
+      return a(href, text);
     });
     parts.push(
       '<p class="tip">',
@@ -247,6 +287,10 @@ export function renderPage(m: WebModel, id: number): string {
       items.join(lang.code === 'en' ? ', ' : '、'),
       '</p>\n',
     );
+  }
+  if (print) {
+    parts.push('</article>\n</main>\n</body>\n</html>\n');
+    return parts.join('');
   }
   const [nextHref, nextText] = targetTitle(m, links.next, generic);
   parts.push(

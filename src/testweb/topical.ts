@@ -2,9 +2,11 @@
 import { esc, htmlReply, notFound, textReply } from './html.js';
 import type { HostInfo, WebModel } from './model.js';
 import { pageIdFromPath } from './pages.js';
-import { pageDate, renderHome, renderPage, siteName } from './render.js';
+import { type PageView, pageDate, renderHome, renderPage, siteName } from './render.js';
+import { robotsSitemapLines, sitemapServer } from './sitemaps.js';
 import { TOPICS } from './topics.js';
-import type { Handler } from './types.js';
+import type { Handler, Reply } from './types.js';
+import { isSessionId, PRINT_PREFIX, SESSION_PARAM } from './variants.js';
 import { LANGS } from './vocab.js';
 
 const CSS = 'body{font-family:sans-serif;max-width:60em;margin:auto}nav a{margin:0 .3em}\n';
@@ -28,7 +30,15 @@ function staticPage(host: HostInfo, kind: 'about' | 'contact'): string {
   );
 }
 
+/** A content page, its print view or a session variant, as `view` says. */
+function pageReply(m: WebModel, id: number, view: PageView): Reply {
+  return htmlReply(renderPage(m, id, view), 200, {
+    'last-modified': new Date(pageDate(m, id)).toUTCString(),
+  });
+}
+
 export function topicalHandler(m: WebModel): Handler {
+  const sitemaps = sitemapServer(m);
   return (ctx) => {
     const host = m.hostByName.get(ctx.host);
     if (!host) return notFound(`No such host: ${ctx.host}`);
@@ -37,15 +47,21 @@ export function topicalHandler(m: WebModel): Handler {
     if (p.endsWith('.html')) {
       const id = pageIdFromPath(m, host, p);
       if (id !== undefined) {
-        return htmlReply(renderPage(m, id), 200, {
-          'last-modified': new Date(pageDate(m, id)).toUTCString(),
-        });
+        if (!m.variantHosts.has(host.index)) return pageReply(m, id, {});
+        const s = ctx.search === '' ? null : ctx.query.get(SESSION_PARAM);
+        return pageReply(m, id, isSessionId(s) ? { session: s } : {});
       }
       if (p === '/about.html') return htmlReply(staticPage(host, 'about'));
       if (p === '/contact.html') return htmlReply(staticPage(host, 'contact'));
+      if (p.startsWith(`${PRINT_PREFIX}/`) && m.variantHosts.has(host.index)) {
+        const printed = pageIdFromPath(m, host, p.slice(PRINT_PREFIX.length));
+        if (printed !== undefined) return pageReply(m, printed, { print: true });
+      }
     }
-    if (p === '/robots.txt') return textReply(ROBOTS);
+    if (p === '/robots.txt') return textReply(ROBOTS + robotsSitemapLines(m, host, ctx));
     if (p === '/static/site.css') return textReply(CSS, 200, 'text/css');
+    const sitemap = sitemaps(host, ctx);
+    if (sitemap !== undefined) return sitemap;
     return notFound(`No such page on ${ctx.host}: ${ctx.path}`);
   };
 }

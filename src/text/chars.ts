@@ -12,8 +12,10 @@ export const SEPARATOR = 0;
 export const WORD = 1;
 export const SEGMENT = 2;
 
-const SEGMENT_RE =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\u30fc\u3005\u303b]/u;
+/** A character of a script written without spaces (the SEGMENT class), as a regex class. */
+export const SEGMENT_CHAR_CLASS =
+  '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u30fc\\u3005\\u303b]';
+const SEGMENT_RE = new RegExp(SEGMENT_CHAR_CLASS, 'u');
 const WORD_RE = /[\p{L}\p{N}\p{M}]/u;
 
 let bmp: Uint8Array | undefined;

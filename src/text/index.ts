@@ -1,5 +1,10 @@
 // Public surface of the text stage: normalisation, tokenisation, keyword counting.
-export { hasSegmentScript, normalizeKeyword, normalizeText } from './chars.js';
+export {
+  hasSegmentScript,
+  normalizeKeyword,
+  normalizeText,
+  SEGMENT_CHAR_CLASS,
+} from './chars.js';
 export {
   countKeywords,
   createKeywordCounter,

@@ -76,7 +76,8 @@ async function read(dir: string, label: string): Promise<Snapshot> {
 function pageRequests(): Map<string, number> {
   const m = new Map<string, number>();
   for (const r of web.requests) {
-    if (r.host !== HOST || r.path === '/robots.txt') continue;
+    // robots.txt and the sitemaps are not pages.
+    if (r.host !== HOST || r.path === '/robots.txt' || r.path.startsWith('/sitemap')) continue;
     m.set(r.path, (m.get(r.path) ?? 0) + 1);
   }
   return m;

@@ -38,14 +38,15 @@ const flags: FlagSpec = {
   help: { type: 'boolean', short: 'h' },
 };
 
-export function formatSummary(s: CrawlSummary, store: string): string {
+export function formatSummary(s: CrawlSummary, store: string, ranked?: string): string {
   const c = s.counts;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
     `${s.stopReason}: ${s.message}`,
     `this run: ${s.run.fetched} fetched (${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed) in ${(s.elapsedMs / 1000).toFixed(1)} s, ${s.pagesPerSec.toFixed(1)} pages/s; CPU ${(s.resources.cpuMs / 1000).toFixed(1)} s, peak memory ${(s.resources.peakRssBytes / 1048576).toFixed(0)} MiB`,
     `store ${store}: waiting ${c.waiting}, processing ${c.processing}, complete ${c.complete}, discard ${c.discard}, error ${c.error}; harvest rate ${pct(s.harvestRate)}`,
-    `next: focuscrawl status --store ${store} | focuscrawl report --store ${store} --out report.html`,
+    ...(ranked ? [ranked] : []),
+    `next: focuscrawl status --store ${store} | focuscrawl search --store ${store} "words" | focuscrawl report --store ${store} --out report.html`,
   ].join('\n');
 }
 
@@ -74,6 +75,12 @@ export async function crawlCommand(argv: string[], io: Io): Promise<number> {
   run.on('page', (x) => reporter.page(x));
   run.on('warning', (x) => reporter.warning(x));
   run.on('end', (x) => reporter.end(x));
+  let ranked = '';
+  run.on('ranked', (r) => {
+    if (json) io.out(JSON.stringify({ event: 'ranked', ...r }));
+    else
+      ranked = `ranked ${r.pages} pages by PageRank over ${r.nodes} URLs and ${r.edges} links (${r.iterations} iterations, ${r.ms} ms): P = ${r.w1}·relevance + ${r.w2}·PR`;
+  });
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
@@ -88,7 +95,7 @@ export async function crawlCommand(argv: string[], io: Io): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const summary = await run;
-    if (!json) io.out(formatSummary(summary, options.store as string));
+    if (!json) io.out(formatSummary(summary, options.store as string, ranked));
     const nothing = summary.counts.complete + summary.counts.discard === 0;
     return nothing && summary.seedErrors.length > 0 ? 1 : 0;
   } finally {

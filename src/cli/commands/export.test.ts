@@ -101,6 +101,11 @@ test('pages as CSV read back with a strict RFC 4180 reader: quotes, line breaks,
     'score',
     'contentHash',
     'bodyFile',
+    'simhash',
+    'textHash',
+    'duplicateOf',
+    'duplicateKind',
+    'duplicateDistance',
     'text',
   ]);
   assert.equal(records.length, 3);
@@ -112,6 +117,7 @@ test('pages as CSV read back with a strict RFC 4180 reader: quotes, line breaks,
   assert.equal(p1?.[col('title')], '显示器市场，价格');
   assert.match(p1?.[col('text')] ?? '', /价格上涨。/);
   assert.equal(p1?.[col('pageRank')], ''); // null is an empty field
+  assert.equal(p1?.[col('duplicateOf')], '');
   assert.equal(Number(home?.[col('relevance')]), 0.8);
 });
 

@@ -198,3 +198,29 @@ test('status shows the threshold and topic-vector histories a crawl stored', asy
   assert.equal(plain.threshold, null);
   assert.equal(plain.topicVector, null);
 });
+
+test('status shows the last ranking and the top pages by P, relevance and PageRank beside it', async () => {
+  const ranked = await buildSampleStore();
+  const before = await status('--store', ranked);
+  assert.match(before.out, /Ranking\s+none yet/);
+  assert.match(before.out, /Duplicates\s+0/);
+  const store = await openStore(ranked);
+  const { rankStore } = await import('../../ranking/index.js');
+  await rankStore(store);
+  await store.close();
+  const json = JSON.parse((await status('--store', ranked, '--json')).out) as StatusData;
+  assert.equal(json.ranking?.algorithm, 'pagerank');
+  assert.equal(json.topPages.length, 2);
+  for (const p of json.topPages) {
+    assert.ok(p.pageRank !== null);
+    assert.ok(Math.abs(p.score - (0.6 * p.relevance + 0.4 * p.pageRank)) < 1e-9);
+  }
+  assert.ok((json.topPages[0]?.score ?? 0) >= (json.topPages[1]?.score ?? 0));
+  const text = (await status('--store', ranked)).out;
+  assert.match(text, /Top pages by P\n\s+url\s+P\s+relevance\s+PR\n/);
+  assert.ok(text.includes(json.topPages[0]?.url ?? '?'));
+  assert.equal(
+    (await status('--store', ranked, '--top-pages', '0', '--json')).out.includes('"topPages": []'),
+    true,
+  );
+});

@@ -4,23 +4,26 @@ import { openStore } from '../../store/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 
-const HELP = `Usage: focuscrawl status --store DIR [--json] [--top-hosts N]
+const HELP = `Usage: focuscrawl status --store DIR [--json] [--top-hosts N] [--top-pages N]
 
 Shows a crawl store's statistics (DESIGN 1.1's table): documents fetched, failed
 and rejected, URLs discovered and dropped, bytes, total and crawl time, pages per
-second, URLs per state, harvest rate, the topic, the runs and the busiest hosts;
+second, URLs per state, harvest rate, duplicates, the topic, the runs, the last
+ranking with the best pages by P (relevance and PageRank side by side) and the busiest hosts;
 and, when the crawl adapts them, the threshold (kind, initial and current value,
 frozen, changes and the last few) and the topic vector's changes (last drift).
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store
   --top-hosts N      hosts listed (default 10; 0 for none)
+  --top-pages N      pages listed by the final score P (default 10; 0 for none)
   --json             print every figure as one JSON object (times in ms since the epoch)`;
 
 const flags: FlagSpec = {
   store: { type: 'string' },
   json: { type: 'boolean' },
   'top-hosts': { type: 'string' },
+  'top-pages': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -42,9 +45,10 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
     );
   }
   const topHosts = int(p, 'top-hosts', 'status') ?? 10;
+  const topPages = int(p, 'top-pages', 'status') ?? 10;
   const store = await openStore(dir, { readonly: true });
   try {
-    const data = await gatherStatus(store, { topHosts });
+    const data = await gatherStatus(store, { topHosts, topPages });
     if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...data }, null, 2));
     else io.out(`Store           ${dir}\n${formatStatus(data)}`);
     return 0;
