@@ -70,6 +70,10 @@ const { values } = parseArgs({
 });
 const self = fileURLToPath(import.meta.url);
 const PAGES = Number(values.pages);
+/** The flags of the lean row (FOCUSCRAWL_LEAN_FLAGS overrides them, space-separated). */
+const LEAN_FLAGS = (
+  process.env.FOCUSCRAWL_LEAN_FLAGS ?? '--full-text none --no-dedup --sitemaps none --no-rank'
+).split(' ');
 const SIZE = values.size;
 const WEB = { seed: 1, size: SIZE };
 const PORTAL = 'http://portal.test/';
@@ -211,10 +215,8 @@ async function roleFocuscrawl(port, conc) {
     '--retries',
     '0',
     ...(values.verbose ? [] : ['--quiet']),
-    // The crawl without what issue 6 added: search index, duplicates, sitemaps, ranking.
-    ...(values.lean
-      ? ['--full-text', 'none', '--no-dedup', '--sitemaps', 'none', '--no-rank']
-      : []),
+    // The crawl without search index, duplicate detection, sitemaps and ranking.
+    ...(values.lean ? LEAN_FLAGS : []),
   ];
   const t0 = performance.now();
   const cp = spawn(process.execPath, [...process.execArgv, ...args], {

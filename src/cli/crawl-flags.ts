@@ -52,7 +52,7 @@ export const crawlFlagsHelp = `  --threshold R|iterative|adaptive
   --exclude REGEX              URLs matching one of these are skipped (repeatable)
   --max-frontier N             keep only the best N waiting URLs
   --store-bodies WHICH         kept | all | none: page bodies saved under pages/ (default kept)
-  --full-text WHICH            kept | none: index kept pages' text for focuscrawl search (default kept)
+  --full-text WHICH            kept | none: index kept pages' text for focuscrawl search (default none)
   --no-rank                    do not compute PageRank and P when the run ends
   --sitemaps WHOSE             seeds | hosts | none: sitemaps read for URLs (default seeds)
   --no-dedup                   keep duplicates of kept pages as pages of their own

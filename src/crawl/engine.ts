@@ -96,6 +96,7 @@ export class Engine {
       strategy: m.strategy,
       model: m.link,
       ...(m.page !== m.link ? { pageModel: m.page } : {}),
+      fullText: o.fullText,
     };
   }
 

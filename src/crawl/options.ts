@@ -203,10 +203,11 @@ export const crawlOptionsSchema = z.strictObject({
   storeBodies: z.enum(['kept', 'all', 'none']).default('kept'),
   /**
    * Index the text of kept pages for full-text search (`focuscrawl search`):
-   * `kept`, or `none` to save the time and space.
-   * @default 'kept'
+   * `kept`, or `none`. Indexing costs ~0.8 ms a page on the store's thread and
+   * makes the store several times larger (BENCHMARKS.md), so it is asked for.
+   * @default 'none'
    */
-  fullText: z.enum(['kept', 'none']).default('kept'),
+  fullText: z.enum(['kept', 'none']).default('none'),
   /**
    * When a run ends (not on error), compute PageRank over the crawl's link graph and
    * the final score P = 0.6·relevance + 0.4·PR of kept pages, and store them

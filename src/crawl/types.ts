@@ -109,6 +109,8 @@ export interface CrawlRunRecord {
   model?: string;
   /** The model that judged pages, when it was not `model`. */
   pageModel?: string;
+  /** Whether the run indexed kept pages' text for search (`fullText`); absent in older runs. */
+  fullText?: 'kept' | 'none';
 }
 
 import type { ThresholdChange, TopicChange } from '../relevance/index.js';

@@ -2,6 +2,7 @@
 // labelled Chinese topic into a SQLite store, print the statistics, write the HTML
 // report, then crawl the same web breadth-first with the same page budget and compare
 // how many relevant pages each one found (by the test web's ground truth).
+
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type CrawlSummary, crawl, type StrategyName } from '../../crawl/index.js';
@@ -12,6 +13,7 @@ import { labels, startTestWeb, type TestWeb, type WebSize } from '../../testweb/
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { createProgressReporter } from '../progress.js';
+import { formatHits } from './search.js';
 
 const HELP = `Usage: focuscrawl demo [--dir DIR] [--size small|medium|large] [--pages N] [--topic ID] [--quiet]
 
@@ -74,7 +76,7 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
       `Topic "${t.name}" (${t.id}, ${t.language}): ${t.topic.keywords ? Object.keys(t.topic.keywords).length : 0} weighted keywords in ${topicFile}; ${t.seeds.length} seeds; ${t.relevant.length} relevant pages in the web.\n`,
     );
     io.out(
-      `── 1. Focused crawl (best-first, threshold 0.1), ${budget} pages. The same from the shell:\n   focuscrawl crawl --store ${join(dir, 'focused')} --topic ${topicFile} --max-pages ${budget} --resolve '*.test=127.0.0.1:${web.port}' --allow-private --delay-ms 0 --concurrency 32 --per-host-concurrency 8`,
+      `── 1. Focused crawl (best-first, threshold 0.1), ${budget} pages. The same from the shell:\n   focuscrawl crawl --store ${join(dir, 'focused')} --topic ${topicFile} --max-pages ${budget} --resolve '*.test=127.0.0.1:${web.port}' --allow-private --delay-ms 0 --concurrency 32 --per-host-concurrency 8 --full-text kept`,
     );
     const focused = await runCrawl(
       io,
@@ -94,6 +96,11 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
       });
       io.out(
         `\nReport: ${report.file} (${Math.round(report.bytes / 1024)} KiB), open it in a browser.`,
+      );
+      const word = Object.keys(t.topic.keywords ?? {})[0] ?? t.name;
+      const hits = await store.search({ query: word, limit: 3 });
+      io.out(
+        `\nSearch: focuscrawl search --store ${join(dir, 'focused')} ${JSON.stringify(word)} --limit 3\n${formatHits(word, hits, false)}`,
       );
     } finally {
       await store.close();
@@ -160,6 +167,7 @@ async function runCrawl(
     strategy,
     ...(threshold !== undefined ? { threshold } : {}),
     maxPages: budget,
+    fullText: 'kept',
     // The test web is ours and on loopback: no politeness delay needed there.
     fetcher: {
       resolve: [web.resolve],

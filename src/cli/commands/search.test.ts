@@ -77,6 +77,8 @@ before(async () => {
         };
       }),
     );
+    // As a crawl with --full-text kept records it.
+    await store.setMeta('runs', [{ startedAt: 1, endedAt: 2, fetched: 5, fullText: 'kept' }]);
     // Ranked: the cooking page scores high, the telescope page low.
     await store.setPageScores([
       { url: u('cooking'), pageRank: 0.9, score: 1 },
@@ -239,6 +241,17 @@ describe('focuscrawl search', () => {
     assert.equal(r.code, 0);
     assert.equal(r.out, 'No kept page contains every word of "telescope dinosaur".\n');
     assert.deepEqual((await json('dinosaur')).hits, []);
+  });
+
+  it('says that no crawl indexed text when none did', async () => {
+    const plain = join(root, 'plain');
+    const store = await openStore(plain, { create: true });
+    await store.setMeta('runs', [{ startedAt: 1, endedAt: 2, fetched: 0, fullText: 'none' }]);
+    await store.close();
+    await assert.rejects(
+      search('--store', plain, 'telescope'),
+      /no crawl of .*plain indexed its pages' text: crawl with --full-text kept/,
+    );
   });
 
   it('checks its flags and query, naming what is missing, before opening the store', async () => {

@@ -1,6 +1,6 @@
 import { CliUsageError } from '../../errors/index.js';
 import { MARK_END, MARK_START } from '../../search/index.js';
-import { openStore, type TextHit } from '../../store/index.js';
+import { openStore, type Store, type TextHit } from '../../store/index.js';
 import { bool, type FlagSpec, int, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 
@@ -213,10 +213,21 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   const store = await openStore(dir, { readonly: true });
   try {
     const hits = await store.search({ query, limit, scoreWeight });
+    if (hits.length === 0 && !(await indexedText(store))) {
+      throw new CliUsageError(
+        `focuscrawl search: no crawl of ${dir} indexed its pages' text: crawl with --full-text kept`,
+      );
+    }
     if (json) io.out(JSON.stringify(hitsJson(query, hits), null, 2));
     else io.out(formatHits(query, hits, color));
     return 0;
   } finally {
     await store.close();
   }
+}
+
+/** Whether a run of the crawl indexed text (runs recorded before the option count as not). */
+async function indexedText(store: Store): Promise<boolean> {
+  const runs = await store.getMeta<{ fullText?: string }[]>('runs');
+  return Array.isArray(runs) && runs.some((r) => r?.fullText === 'kept');
 }
