@@ -134,7 +134,7 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
       `\nOn the same budget the focused crawl fetched ${focused.relevantFetched} relevant pages, the plain crawl ${bfs.relevantFetched} (${gain.toFixed(2)}×).`,
     );
     io.out(
-      `Explore: focuscrawl status --store ${join(dir, 'focused')} | focuscrawl export --store ${join(dir, 'focused')} --what pages --format csv --out pages.csv`,
+      `Explore: focuscrawl status --store ${join(dir, 'focused')} | focuscrawl search --store ${join(dir, 'focused')} "words" | focuscrawl export --store ${join(dir, 'focused')} --what pages --format csv --out pages.csv`,
     );
     return 0;
   } finally {
