@@ -8,9 +8,9 @@ import type { FetchResult } from '../fetch/index.js';
 import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
 import { analyzeBody, detach, type ParseOptions } from '../parse/index.js';
 import type { LinkSight, RelevanceModel } from '../relevance/index.js';
-import type { ClaimedUrl, NewUrl, Outcome, PageLink } from '../store/index.js';
+import type { ClaimedUrl, FetchedPage, NewUrl, Outcome, PageLink } from '../store/index.js';
 import { linkDepth } from '../url/index.js';
-import type { CrawlDedup, DedupVerdict } from './dedup.js';
+import type { CrawlDedup } from './dedup.js';
 import type { SeenUrls } from './seen.js';
 import type { PageEvent } from './types.js';
 
@@ -101,8 +101,25 @@ export function pageOutcome(
   const relevance = rules.model.relevance({ text, title, url: res.finalUrl });
   const threshold = rules.threshold;
   const kept = relevance >= threshold;
+  const base = {
+    fetchedAt,
+    status: res.status,
+    contentType: res.contentType ?? null,
+    bytes: res.bytes,
+    title: title || null,
+    relevance,
+  };
   const dedup = kept && rules.dedup !== null ? rules.dedup.check(claimed.url, text) : null;
-  if (dedup?.duplicate) return duplicateOutcome(claimed, res, fetchedAt, title, relevance, dedup);
+  if (dedup?.duplicate) {
+    // Recorded as a discard naming the original: no body, no links followed.
+    return pageResult(claimed, 'discard', {
+      ...base,
+      contentHash: md5Hex(res.body),
+      simhash: dedup.simhash,
+      textHash: dedup.textHash,
+      duplicate: dedup.duplicate,
+    });
+  }
   rules.collect?.(text, kept);
   const parent: ParentInfo = {
     relevance,
@@ -156,74 +173,40 @@ export function pageOutcome(
     }
   }
   const storeBody = rules.storeBodies === 'all' || (rules.storeBodies === 'kept' && kept);
-  const result = {
-    fetchedAt,
-    status: res.status,
-    contentType: res.contentType ?? null,
-    bytes: res.bytes,
-    title: title || null,
-    relevance,
+  const result: FetchedPage = {
+    ...base,
     // Stored bodies are hashed by the store (off the crawl's thread).
-    ...(storeBody ? {} : { contentHash: createHash('md5').update(res.body).digest('hex') }),
-    ...(storeBody ? { body: res.body } : {}),
+    ...(storeBody ? { body: res.body } : { contentHash: md5Hex(res.body) }),
     ...(kept && rules.fullText && (text !== '' || title !== '') ? { text } : {}),
     ...(dedup?.simhash ? { simhash: dedup.simhash, textHash: dedup.textHash } : {}),
     ...(links ? { links } : {}),
     ...(newUrls ? { newUrls } : {}),
   };
-  const state = kept ? 'complete' : 'discard';
+  return pageResult(claimed, kept ? 'complete' : 'discard', result);
+}
+
+/** The outcome of a fetched page and the event the crawl reports of it. */
+function pageResult(
+  claimed: ClaimedUrl,
+  state: 'complete' | 'discard',
+  result: FetchedPage,
+): PageResult {
   return {
     outcome: { url: claimed.url, state, result },
     event: {
       url: claimed.url,
       state,
       depth: claimed.depth,
-      status: res.status,
-      relevance,
-      title: title || null,
-      newUrls: newUrls?.length ?? 0,
+      status: result.status,
+      relevance: result.relevance,
+      title: result.title ?? null,
+      newUrls: result.newUrls?.length ?? 0,
       error: null,
     },
-    relevance,
+    relevance: result.relevance,
   };
 }
 
-/**
- * A kept page that duplicates an earlier kept page: recorded as a discard that names
- * the original, without its body, and without following its links.
- */
-function duplicateOutcome(
-  claimed: ClaimedUrl,
-  res: FetchResult,
-  fetchedAt: number,
-  title: string,
-  relevance: number,
-  d: DedupVerdict,
-): PageResult {
-  const result = {
-    fetchedAt,
-    status: res.status,
-    contentType: res.contentType ?? null,
-    bytes: res.bytes,
-    title: title || null,
-    relevance,
-    contentHash: createHash('md5').update(res.body).digest('hex'),
-    simhash: d.simhash,
-    textHash: d.textHash,
-    duplicate: d.duplicate,
-  };
-  return {
-    outcome: { url: claimed.url, state: 'discard', result },
-    event: {
-      url: claimed.url,
-      state: 'discard',
-      depth: claimed.depth,
-      status: res.status,
-      relevance,
-      title: title || null,
-      newUrls: 0,
-      error: null,
-    },
-    relevance,
-  };
+function md5Hex(body: Uint8Array): string {
+  return createHash('md5').update(body).digest('hex');
 }

@@ -49,7 +49,6 @@ export class SitemapFeed {
   readonly #d: SitemapFeedDeps;
   readonly #discovery: SitemapDiscovery;
   readonly #allHosts: boolean;
-  readonly #origins = new Set<string>();
   /** URLs found and not queued yet (see `release`). */
   readonly #held: NewUrl[] = [];
   #adding = 0;
@@ -112,12 +111,9 @@ export class SitemapFeed {
     return r;
   }
 
+  /** Queues the host of `url` (discovery reads each origin once). */
   #lookUp(url: string): void {
-    const origin = originOf(url);
-    if (origin === null || this.#origins.has(origin)) return;
-    this.#origins.add(origin);
-    this.#discovery.add(origin);
-    this.#watch();
+    if (this.#discovery.add(url)) this.#watch();
   }
 
   /** Tells the engine when discovery goes idle, and reports new errors. */
@@ -177,14 +173,5 @@ export class SitemapFeed {
     } finally {
       this.#adding--;
     }
-  }
-}
-
-function originOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-  } catch {
-    return null;
   }
 }

@@ -46,3 +46,12 @@ export function parseSimhash(hex: string): SimHash {
     lo: Number.parseInt(hex.slice(8), 16) >>> 0,
   };
 }
+
+/** MurmurHash3's 32-bit finaliser: mixes every bit of `x` into every bit of the result. */
+export function fmix32(x: number): number {
+  let h = x ^ (x >>> 16);
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}

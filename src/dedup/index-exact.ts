@@ -7,15 +7,9 @@
  * million).
  */
 
-const EMPTY = 0;
+import { fmix32 } from './fingerprint.js';
 
-function fmix32(x: number): number {
-  let h = x ^ (x >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
+const EMPTY = 0;
 
 export class ExactIndex {
   private lo = new Int32Array(1024);

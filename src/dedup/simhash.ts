@@ -33,7 +33,7 @@
 import { classOf, classTable, normalizeText, SEGMENT, WORD as WORD_CLASS } from '../text/chars.js';
 import { BitCounters } from './counters.js';
 import { FeatureSet } from './feature-set.js';
-import type { SimHash } from './fingerprint.js';
+import { fmix32, type SimHash } from './fingerprint.js';
 import { type FingerprintOptions, fingerprintOptionsSchema, parseOptions } from './options.js';
 
 /** What fingerprinting a text gives. */
@@ -53,14 +53,6 @@ export type Fingerprinter = (text: string) => TextFingerprint;
 
 /** Longest text read, in UTF-16 code units (1 Mi); the rest of a longer text is ignored. */
 export const MAX_TEXT_CHARS = 1 << 20;
-
-function fmix32(x: number): number {
-  let h = x ^ (x >>> 16);
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
 
 // Hash constants as int32 (larger literals would make V8 keep the lanes as doubles).
 const SEED_A = 0x811c9dc5 | 0; // FNV-1a offset basis

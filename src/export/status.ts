@@ -7,9 +7,9 @@ import {
   type StoredTopic,
 } from '../crawl/index.js';
 import {
-  META_RANKING,
   type RankedPage,
   type RankingSummary,
+  storedRanking,
   topPagesByScore,
 } from '../ranking/index.js';
 import type { ThresholdChange, ThresholdKind, TopicChange } from '../relevance/history.js';
@@ -195,16 +195,10 @@ export async function gatherStatus(
     topicVector: topicStatus(adaptation.topic),
     topHosts: stats.topHosts,
     duplicates: stats.duplicates,
-    ranking: readRanking(await store.getMeta(META_RANKING)),
+    ranking: await storedRanking(store),
     topPages:
       (options.topPages ?? 10) > 0 ? await topPagesByScore(store, options.topPages ?? 10) : [],
   };
-}
-
-function readRanking(raw: unknown): RankingSummary | null {
-  if (raw === null || typeof raw !== 'object') return null;
-  const r = raw as Partial<RankingSummary>;
-  return isNum(r.at) && isNum(r.pages) ? (r as RankingSummary) : null;
 }
 
 function thresholdStatus(

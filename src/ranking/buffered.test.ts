@@ -1,22 +1,8 @@
 // PageRank recomputed when a buffer of new pages fills (DESIGN 1.5).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidOptionError } from '../errors/index.js';
 import { BufferedPageRank, LinkGraph, normalizeRanks, pageRank } from './index.js';
-
-function refuses(fn: () => unknown, re: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof InvalidOptionError, String(e));
-    assert.match(e.message, re);
-    return true;
-  });
-}
-
-const near = (actual: number | undefined, expected: number, eps = 1e-9, what = '') =>
-  assert.ok(
-    actual !== undefined && Math.abs(actual - expected) < eps,
-    `${what} ${actual} ≈ ${expected}`,
-  );
+import { near, refuses } from './testing.js';
 
 const TIGHT = { tolerance: 1e-14, maxIterations: 1000 };
 

@@ -1,7 +1,6 @@
 // The final score P = w1·relevance + w2·R of DESIGN 1.1, R the link score scaled to [0, 1].
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidOptionError } from '../errors/index.js';
 import {
   DEFAULT_W1,
   DEFAULT_W2,
@@ -11,20 +10,7 @@ import {
   finalWeights,
   normalizeRanks,
 } from './index.js';
-
-function refuses(fn: () => unknown, re: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof InvalidOptionError, String(e));
-    assert.match(e.message, re);
-    return true;
-  });
-}
-
-const near = (actual: number | undefined, expected: number, what = '') =>
-  assert.ok(
-    actual !== undefined && Math.abs(actual - expected) < 1e-12,
-    `${what} ${actual} ≈ ${expected}`,
-  );
+import { near, refuses } from './testing.js';
 
 describe('finalScore', () => {
   // [relevance, normalised rank, weights, P]
@@ -40,7 +26,7 @@ describe('finalScore', () => {
   ];
   for (const [rel, rank, options, expected] of table) {
     it(`relevance ${rel}, R ${rank.toFixed(3)}, ${JSON.stringify(options)} → ${expected}`, () => {
-      near(finalScore(rel, rank, finalWeights(options)), expected);
+      near(finalScore(rel, rank, finalWeights(options)), expected, 1e-12);
     });
   }
 
@@ -49,7 +35,7 @@ describe('finalScore', () => {
     assert.equal(DEFAULT_W2, 0.4);
     assert.deepEqual(finalWeights(), { w1: 0.6, w2: 0.4 });
     assert.deepEqual(DEFAULT_WEIGHTS, { w1: 0.6, w2: 0.4 });
-    near(finalScore(0.5, 0.25), 0.4);
+    near(finalScore(0.5, 0.25), 0.4, 1e-12);
   });
 
   it('refuses a relevance or rank that is not finite', () => {
@@ -64,9 +50,9 @@ describe('finalScores', () => {
     const ranks = Float64Array.of(27 / 23, 21 / 23, 21 / 23);
     const rel = [0.9, 0.5, 0.05];
     const p = finalScores(rel, ranks);
-    near(p[0], 0.94, 'A');
-    near(p[1], 0.3 + 0.4 * (7 / 9), 'B');
-    near(p[2], 0.03 + 0.4 * (7 / 9), 'C');
+    near(p[0], 0.94, 1e-12, 'A');
+    near(p[1], 0.3 + 0.4 * (7 / 9), 1e-12, 'B');
+    near(p[2], 0.03 + 0.4 * (7 / 9), 1e-12, 'C');
     const r = normalizeRanks(ranks);
     for (let i = 0; i < 3; i++) assert.equal(p[i], 0.6 * rel[i]! + 0.4 * r[i]!);
   });
@@ -83,7 +69,7 @@ describe('finalScores', () => {
     it(name, () => {
       const p = finalScores(rel, links, options);
       assert.equal(p.length, expected.length);
-      for (let i = 0; i < expected.length; i++) near(p[i], expected[i]!, `[${i}]`);
+      for (let i = 0; i < expected.length; i++) near(p[i], expected[i]!, 1e-12, `[${i}]`);
     });
   }
 

@@ -1,16 +1,8 @@
 // The CSR builder and the crawl's growing link graph.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidOptionError } from '../errors/index.js';
 import { type CsrGraph, csrEdgeCount, csrFromEdges, LinkGraph } from './index.js';
-
-function refuses(fn: () => unknown, re: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof InvalidOptionError, String(e));
-    assert.match(e.message, re);
-    return true;
-  });
-}
+import { refuses } from './testing.js';
 
 /** Out-links of every node as plain arrays, for deepEqual. */
 const adjacency = (g: CsrGraph): number[][] =>

@@ -250,3 +250,36 @@ export class LinkGraph {
     return { nodeCount: n, offsets, targets };
   }
 }
+
+/**
+ * Checks that `graph` is a well-formed CSR graph (`nodeCount + 1` offsets rising from
+ * 0, every target a node id) and returns its edge count; `where` names the caller in
+ * the `InvalidOptionError` otherwise.
+ */
+export function checkCsrGraph(graph: CsrGraph, where: string): number {
+  const { nodeCount: n, offsets, targets } = graph;
+  if (!Number.isInteger(n) || n < 0 || offsets.length !== n + 1) {
+    throw new InvalidOptionError(
+      `${where}: graph must have nodeCount + 1 offsets, got nodeCount ${n} and ${offsets.length} offsets`,
+    );
+  }
+  const m = offsets[n] as number;
+  if (offsets[0] !== 0 || m > targets.length) {
+    throw new InvalidOptionError(
+      `${where}: graph offsets must run from 0 to at most targets.length (${targets.length})`,
+    );
+  }
+  for (let v = 0; v < n; v++) {
+    if ((offsets[v] as number) > (offsets[v + 1] as number)) {
+      throw new InvalidOptionError(`${where}: graph offsets decrease at node ${v}`);
+    }
+  }
+  for (let k = 0; k < m; k++) {
+    if ((targets[k] as number) >= n) {
+      throw new InvalidOptionError(
+        `${where}: graph targets[${k}] = ${targets[k]} is not a node id in [0, ${n})`,
+      );
+    }
+  }
+  return m;
+}

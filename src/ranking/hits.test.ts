@@ -1,22 +1,8 @@
 // HITS hubs and authorities, each scaled to a largest entry of 1, on graphs solved by hand.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidOptionError } from '../errors/index.js';
 import { type CsrGraph, csrFromEdges, hits } from './index.js';
-
-function refuses(fn: () => unknown, re: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof InvalidOptionError, String(e));
-    assert.match(e.message, re);
-    return true;
-  });
-}
-
-const near = (actual: number | undefined, expected: number, eps: number, what = '') =>
-  assert.ok(
-    actual !== undefined && Math.abs(actual - expected) < eps,
-    `${what} ${actual} ≈ ${expected}`,
-  );
+import { near, refuses } from './testing.js';
 
 function nearAll(actual: Float64Array, expected: ArrayLike<number>, eps: number, what: string) {
   assert.equal(actual.length, expected.length, what);

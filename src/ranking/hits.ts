@@ -31,7 +31,7 @@
  * duplicate links.
  */
 import { InvalidOptionError } from '../errors/index.js';
-import type { CsrGraph } from './graph.js';
+import { type CsrGraph, checkCsrGraph } from './graph.js';
 import { DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE } from './pagerank.js';
 
 export interface HitsOptions {
@@ -77,34 +77,6 @@ export function hitsSettings(options: HitsOptions, where = 'hits'): HitsSettings
   return { tolerance, maxIterations };
 }
 
-function checkGraph(graph: CsrGraph): number {
-  const { nodeCount: n, offsets, targets } = graph;
-  if (!Number.isInteger(n) || n < 0 || offsets.length !== n + 1) {
-    throw new InvalidOptionError(
-      `hits: graph must have nodeCount + 1 offsets, got nodeCount ${n} and ${offsets.length} offsets`,
-    );
-  }
-  const m = offsets[n]!;
-  if (offsets[0] !== 0 || m > targets.length) {
-    throw new InvalidOptionError(
-      `hits: graph offsets must run from 0 to at most targets.length (${targets.length})`,
-    );
-  }
-  for (let v = 0; v < n; v++) {
-    if (offsets[v]! > offsets[v + 1]!) {
-      throw new InvalidOptionError(`hits: graph offsets decrease at node ${v}`);
-    }
-  }
-  for (let k = 0; k < m; k++) {
-    if (targets[k]! >= n) {
-      throw new InvalidOptionError(
-        `hits: graph targets[${k}] = ${targets[k]} is not a node id in [0, ${n})`,
-      );
-    }
-  }
-  return m;
-}
-
 /**
  * Divides `next` by its largest entry (when positive), then returns Σ|next − prev| and
  * leaves `prev` free for reuse.
@@ -125,7 +97,7 @@ function scaleAndCompare(next: Float64Array, prev: Float64Array): number {
 /** Hub and authority scores of every node of `graph` (see the module comment). */
 export function hits(graph: CsrGraph, options: HitsOptions = {}): HitsResult {
   const { tolerance, maxIterations } = hitsSettings(options);
-  const m = checkGraph(graph);
+  const m = checkCsrGraph(graph, 'hits');
   const { nodeCount: n, offsets, targets } = graph;
   if (m === 0) {
     return {

@@ -42,5 +42,6 @@ export {
   rankedBefore,
   rankStore,
   rankStoreSettings,
+  storedRanking,
   topPagesByScore,
 } from './rank-store.js';

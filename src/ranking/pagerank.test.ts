@@ -2,7 +2,6 @@
 // solved by hand.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { InvalidOptionError } from '../errors/index.js';
 import {
   type CsrGraph,
   csrFromEdges,
@@ -11,20 +10,7 @@ import {
   normalizeRanks,
   pageRank,
 } from './index.js';
-
-function refuses(fn: () => unknown, re: RegExp): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof InvalidOptionError, String(e));
-    assert.match(e.message, re);
-    return true;
-  });
-}
-
-const near = (actual: number | undefined, expected: number, eps: number, what = '') =>
-  assert.ok(
-    actual !== undefined && Math.abs(actual - expected) < eps,
-    `${what} ${actual} ≈ ${expected}`,
-  );
+import { near, refuses } from './testing.js';
 
 /** Every actual[i] within eps of expected[i], and as many. */
 function nearAll(actual: Float64Array, expected: ArrayLike<number>, eps: number): void {

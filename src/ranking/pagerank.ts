@@ -22,7 +22,7 @@
  * 1.1 asks before the rank is mixed with relevance.
  */
 import { InvalidOptionError } from '../errors/index.js';
-import type { CsrGraph } from './graph.js';
+import { type CsrGraph, checkCsrGraph } from './graph.js';
 
 /** Default damping factor d (DESIGN 1.1). */
 export const DEFAULT_DAMPING = 0.8;
@@ -91,37 +91,10 @@ export function pageRankSettings(
   return { damping, tolerance, maxIterations };
 }
 
-function checkGraph(graph: CsrGraph): void {
-  const { nodeCount: n, offsets, targets } = graph;
-  if (!Number.isInteger(n) || n < 0 || offsets.length !== n + 1) {
-    throw new InvalidOptionError(
-      `pageRank: graph must have nodeCount + 1 offsets, got nodeCount ${n} and ${offsets.length} offsets`,
-    );
-  }
-  const m = offsets[n]!;
-  if (offsets[0] !== 0 || m > targets.length) {
-    throw new InvalidOptionError(
-      `pageRank: graph offsets must run from 0 to at most targets.length (${targets.length})`,
-    );
-  }
-  for (let v = 0; v < n; v++) {
-    if (offsets[v]! > offsets[v + 1]!) {
-      throw new InvalidOptionError(`pageRank: graph offsets decrease at node ${v}`);
-    }
-  }
-  for (let k = 0; k < m; k++) {
-    if (targets[k]! >= n) {
-      throw new InvalidOptionError(
-        `pageRank: graph targets[${k}] = ${targets[k]} is not a node id in [0, ${n})`,
-      );
-    }
-  }
-}
-
 /** PageRank of every node of `graph` (see the module comment for the formula). */
 export function pageRank(graph: CsrGraph, options: PageRankOptions = {}): PageRankResult {
   const { damping: d, tolerance, maxIterations } = pageRankSettings(options);
-  checkGraph(graph);
+  checkCsrGraph(graph, 'pageRank');
   const { nodeCount: n, offsets, targets } = graph;
   let cur = new Float64Array(n).fill(1);
   const initial = options.initial;

@@ -14,13 +14,7 @@ import {
   rankStore,
   topPagesByScore,
 } from './index.js';
-import { CRAWL, crawlRound1, crawlRound2, EXPECTED } from './testing.js';
-
-const near = (actual: number | null | undefined, expected: number, what = '', eps = 1e-9) =>
-  assert.ok(
-    typeof actual === 'number' && Math.abs(actual - expected) < eps,
-    `${what} ${actual} ≈ ${expected}`,
-  );
+import { CRAWL, crawlRound1, crawlRound2, EXPECTED, near } from './testing.js';
 
 type Key = keyof typeof CRAWL;
 const keyOf = (url: string) => (Object.keys(CRAWL) as Key[]).find((k) => CRAWL[k] === url) ?? url;
@@ -70,8 +64,9 @@ function checkRound(
   got: Awaited<ReturnType<typeof scores>>,
   expected: (typeof EXPECTED)['round1' | 'round2'],
 ): void {
-  for (const [k, r] of Object.entries(expected.pageRank)) near(got[k]?.pageRank, r, `R(${k})`);
-  for (const [k, p] of Object.entries(expected.score)) near(got[k]?.score, p, `P(${k})`);
+  for (const [k, r] of Object.entries(expected.pageRank))
+    near(got[k]?.pageRank, r, 1e-9, `R(${k})`);
+  for (const [k, p] of Object.entries(expected.score)) near(got[k]?.score, p, 1e-9, `P(${k})`);
   assert.equal(got['c']?.state, 'discard');
   assert.equal(got['c']?.score, null, 'a discarded page has no final score');
   assert.equal(got['e'], undefined, 'a failed fetch is not a page');
@@ -143,11 +138,11 @@ for (const kind of kinds) {
         assert.equal(s.damping, null);
         assert.ok(s.converged);
         const got = await scores(store);
-        near(got['a']?.pageRank, 0, 'R(a)');
-        near(got['a']?.score, 0.6 * 0.9, 'P(a)');
-        near(got['b']?.pageRank, 1, 'R(b)');
-        near(got['b']?.score, 0.6 * 0.5 + 0.4, 'P(b)');
-        near(got['c']?.pageRank, 1, 'R(c)');
+        near(got['a']?.pageRank, 0, 1e-9, 'R(a)');
+        near(got['a']?.score, 0.6 * 0.9, 1e-9, 'P(a)');
+        near(got['b']?.pageRank, 1, 1e-9, 'R(b)');
+        near(got['b']?.score, 0.6 * 0.5 + 0.4, 1e-9, 'P(b)');
+        near(got['c']?.pageRank, 1, 1e-9, 'R(c)');
         assert.equal(got['c']?.score, null);
         assert.deepEqual(
           (await topPagesByScore(store, 5)).map((p) => keyOf(p.url)),
@@ -185,9 +180,9 @@ for (const kind of kinds) {
         assert.deepEqual(batches, [2, 1]);
         assert.deepEqual([s.w1, s.w2], [1, 0]);
         const got = await scores(store);
-        near(got['a']?.score, 0.9, 'P(a) = relevance');
-        near(got['b']?.score, 0.5, 'P(b) = relevance');
-        near(got['b']?.pageRank, 19 / 21, 'R(b) still stored');
+        near(got['a']?.score, 0.9, 1e-9, 'P(a) = relevance');
+        near(got['b']?.score, 0.5, 1e-9, 'P(b) = relevance');
+        near(got['b']?.pageRank, 19 / 21, 1e-9, 'R(b) still stored');
       } finally {
         await store.close();
       }

@@ -235,6 +235,14 @@ export async function rankStore(
   return summary;
 }
 
+/** The last ranking stored in meta `ranking`; null before the first, or when malformed. */
+export async function storedRanking(store: Store): Promise<RankingSummary | null> {
+  const raw = await store.getMeta<Partial<RankingSummary>>(META_RANKING);
+  if (raw === null || typeof raw !== 'object') return null;
+  const ok = typeof raw.at === 'number' && typeof raw.pages === 'number';
+  return ok ? (raw as RankingSummary) : null;
+}
+
 /** A kept page as {@link topPagesByScore} lists it. */
 export interface RankedPage {
   url: string;

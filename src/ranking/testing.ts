@@ -1,4 +1,7 @@
-// A small crawl with hand-solved PageRank, for the tests of rankStore and `focuscrawl rank`.
+// Test helpers of the ranking stage: assertions, and a small crawl with hand-solved
+// PageRank for the tests of rankStore and `focuscrawl rank`.
+import assert from 'node:assert/strict';
+import { InvalidOptionError } from '../errors/index.js';
 import type { FetchedPage, Store } from '../store/index.js';
 
 /** 2024-05-01T12:00:00Z */
@@ -101,3 +104,25 @@ export const EXPECTED = {
     },
   },
 } as const;
+
+/** Asserts that `fn` throws an `InvalidOptionError` whose message matches `re`. */
+export function refuses(fn: () => unknown, re: RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof InvalidOptionError, String(e));
+    assert.match(e.message, re);
+    return true;
+  });
+}
+
+/** Asserts that `actual` is a number within `eps` of `expected`. */
+export function near(
+  actual: number | null | undefined,
+  expected: number,
+  eps = 1e-9,
+  what = '',
+): void {
+  assert.ok(
+    typeof actual === 'number' && Math.abs(actual - expected) < eps,
+    `${what} ${actual} ≈ ${expected}`,
+  );
+}

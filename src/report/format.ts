@@ -106,3 +106,16 @@ export function clip(s: string, max: number): string {
   const chars = Array.from(s);
   return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : s;
 }
+
+/**
+ * A page's table cell: its title (or URL) linked to it when the URL is safe, the
+ * URL beneath; every piece escaped.
+ */
+export function pageCell(p: { url: string; title: string | null }): string {
+  const text = escapeHtml(clip(p.title?.trim() || displayUrl(p.url), 120));
+  const href = safeHref(p.url);
+  const link = href
+    ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">${text}</a>`
+    : text;
+  return `<td class="t">${link}<div class="u">${escapeHtml(clip(displayUrl(p.url), 160))}</div></td>`;
+}

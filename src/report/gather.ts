@@ -4,10 +4,10 @@
 import type { CrawlRunRecord, StopReason, StoredTopic } from '../crawl/index.js';
 import { readAdaptation } from '../export/index.js';
 import {
-  META_RANKING,
   type RankedPage,
   type RankingSummary,
   rankedBefore,
+  storedRanking,
 } from '../ranking/index.js';
 import type { ThresholdHistory, TopicChange } from '../relevance/history.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
@@ -128,13 +128,6 @@ export interface GatherOptions {
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-
-/** The stored ranking summary (free JSON); null when missing or malformed. */
-function readRanking(raw: unknown): RankingSummary | null {
-  if (raw === null || typeof raw !== 'object') return null;
-  const r = raw as Partial<RankingSummary>;
-  return isNum(r.at) && isNum(r.pages) ? (r as RankingSummary) : null;
-}
 
 /** Run records as stored (free JSON), malformed entries skipped, oldest first. */
 export function readRuns(raw: unknown, now: number): RunRow[] {
@@ -296,7 +289,7 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
     histogram,
     timeline: { axis, firstFetchAt: first, points },
     topPages: top.items(),
-    ranked: { ranking: readRanking(await store.getMeta(META_RANKING)), pages: byScore.items() },
+    ranked: { ranking: await storedRanking(store), pages: byScore.items() },
     hosts: s.topHosts,
     threshold: adaptation.threshold,
     topicVector:

@@ -11,16 +11,14 @@ import {
   thresholdChart,
 } from './charts.js';
 import {
-  clip,
   displayHost,
-  displayUrl,
   escapeHtml as e,
   formatBytes,
   formatCount,
   formatDuration,
   formatPercent,
   formatTime,
-  safeHref,
+  pageCell,
 } from './format.js';
 import type { ReportData, TopPage } from './gather.js';
 import { htmlDocument } from './page.js';
@@ -205,12 +203,7 @@ function topPages(d: ReportData, limit: number): string {
   if (d.topPages.length === 0)
     return `<section id="top">${head}<p class="empty">${NO_PAGES}</p></section>`;
   const rows = d.topPages.map((p, i) => {
-    const text = e(clip(p.title?.trim() || displayUrl(p.url), 120));
-    const href = safeHref(p.url);
-    const link = href
-      ? `<a href="${e(href)}" rel="noopener noreferrer nofollow">${text}</a>`
-      : text;
-    return `<tr><td class="n">${i + 1}</td><td class="t">${link}<div class="u">${e(clip(displayUrl(p.url), 160))}</div></td><td>${relevanceBar(p)}</td><td>${p.state}</td><td class="n">${p.depth}</td><td>${formatTime(p.fetchedAt)}</td></tr>`;
+    return `<tr><td class="n">${i + 1}</td>${pageCell(p)}<td>${relevanceBar(p)}</td><td>${p.state}</td><td class="n">${p.depth}</td><td>${formatTime(p.fetchedAt)}</td></tr>`;
   });
   return `<section id="top">${head}<p class="note">The ${d.topPages.length} most relevant fetched pages (complete in green, discard in orange).</p><table class="top"><tr><th>#</th><th>title</th><th>relevance</th><th>state</th><th>depth</th><th>fetched at</th></tr>${rows.join('')}</table></section>`;
 }

@@ -1,6 +1,6 @@
 // The report's section of the final ranking: the kept pages with the highest P
 // (DESIGN 1.1), their relevance and PageRank side by side. Pure.
-import { clip, displayUrl, escapeHtml as e, formatCount, formatTime, safeHref } from './format.js';
+import { escapeHtml as e, formatCount, formatTime, pageCell } from './format.js';
 import type { ReportData } from './gather.js';
 
 const f = (x: number | null) => (x === null ? '–' : x.toFixed(3));
@@ -17,12 +17,7 @@ export function rankedSection(d: ReportData, limit: number): string {
     return `<section id="ranked">${head}<p class="note">${note}</p></section>`;
   }
   const rows = d.ranked.pages.map((p, i) => {
-    const text = e(clip(p.title?.trim() || displayUrl(p.url), 120));
-    const href = safeHref(p.url);
-    const link = href
-      ? `<a href="${e(href)}" rel="noopener noreferrer nofollow">${text}</a>`
-      : text;
-    return `<tr><td class="n">${i + 1}</td><td class="t">${link}<div class="u">${e(clip(displayUrl(p.url), 160))}</div></td><td class="n"><b>${f(p.score)}</b></td><td class="n">${f(p.relevance)}</td><td class="n">${f(p.pageRank)}</td></tr>`;
+    return `<tr><td class="n">${i + 1}</td>${pageCell(p)}<td class="n"><b>${f(p.score)}</b></td><td class="n">${f(p.relevance)}</td><td class="n">${f(p.pageRank)}</td></tr>`;
   });
   return `<section id="ranked">${head}<p class="note">${note}</p><table class="top"><tr><th>#</th><th>title</th><th>P</th><th>relevance</th><th>PR</th></tr>${rows.join('')}</table></section>`;
 }

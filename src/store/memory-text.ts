@@ -4,12 +4,11 @@ import {
   cutSnippet,
   MARKS,
   MemoryTextIndex,
-  queryTerms,
   segmentForIndex,
   unsegment,
 } from '../search/index.js';
 import type { PageRecord, TextHit, TextSearch } from './types.js';
-import { checkQueryTerms, checkSearch } from './validate.js';
+import { checkSearch } from './validate.js';
 
 export class MemoryText {
   readonly #index = new MemoryTextIndex();
@@ -23,8 +22,7 @@ export class MemoryText {
 
   search(options: TextSearch, page: (url: string) => PageRecord | undefined): TextHit[] {
     const o = checkSearch('search options', options);
-    const terms = queryTerms(o.query);
-    checkQueryTerms('search options', o.query, terms);
+    const { terms } = o;
     const found = this.#index.search(terms);
     const max = found.reduce((m, h) => Math.max(m, h.bm25), 0);
     const hits: (Omit<TextHit, 'snippet'> & { id: number })[] = [];

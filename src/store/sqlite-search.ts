@@ -5,9 +5,9 @@
  * snippets are cut (search/snippet.ts) for the hits returned only.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { blendScore, cutSnippet, ftsMatch, MARKS, queryTerms, unsegment } from '../search/index.js';
+import { blendScore, cutSnippet, ftsMatch, MARKS, unsegment } from '../search/index.js';
 import type { TextHit, TextSearch } from './types.js';
-import { checkQueryTerms, checkSearch } from './validate.js';
+import { checkSearch } from './validate.js';
 
 /** Weights of bm25(): a word in the title counts twice one in the text. */
 const BM25_WEIGHTS = '2.0, 1.0';
@@ -46,8 +46,7 @@ export class SqliteSearch {
 
   search(options: TextSearch): TextHit[] {
     const o = checkSearch('search options', options);
-    const terms = queryTerms(o.query);
-    checkQueryTerms('search options', o.query, terms);
+    const { terms } = o;
     const match = ftsMatch(terms);
     const rows = this.#hits.all({ match, w: o.scoreWeight, limit: o.limit });
     if (rows.length === 0) return [];

@@ -4,6 +4,7 @@
  * rather than with zod: `addUrls` runs millions of times in a crawl.
  */
 import { InvalidOptionError } from '../errors/index.js';
+import { queryTerms } from '../search/query.js';
 import type {
   ClaimOptions,
   FetchedPage,
@@ -344,8 +345,14 @@ export function checkTopHosts(where: string, options: { topHosts?: number } | un
   return options.topHosts;
 }
 
-/** `search` options with their defaults. */
-export function checkSearch(where: string, o: TextSearch): Required<TextSearch> {
+/**
+ * `search` options with their defaults, and the query's terms (`queryTerms`); a
+ * query without a word is refused.
+ */
+export function checkSearch(
+  where: string,
+  o: TextSearch,
+): Required<TextSearch> & { terms: string[] } {
   if (typeof o !== 'object' || o === null) fail(where, `expected an object, got ${show(o)}`);
   if (typeof o.query !== 'string')
     fail(`${where}.query`, `expected a string, got ${show(o.query)}`);
@@ -357,12 +364,7 @@ export function checkSearch(where: string, o: TextSearch): Required<TextSearch> 
   if (typeof scoreWeight !== 'number' || !(scoreWeight >= 0 && scoreWeight <= 1)) {
     fail(`${where}.scoreWeight`, `expected a number in [0, 1], got ${show(o.scoreWeight)}`);
   }
-  return { query: o.query, limit, scoreWeight };
-}
-
-/** The words of a search query; a query without one is refused. */
-export function checkQueryTerms(where: string, query: string, terms: readonly string[]): void {
-  if (terms.length === 0) {
-    fail(`${where}.query`, `${show(query)} has no word to search for`);
-  }
+  const terms = queryTerms(o.query);
+  if (terms.length === 0) fail(`${where}.query`, `${show(o.query)} has no word to search for`);
+  return { query: o.query, limit, scoreWeight, terms };
 }
