@@ -44,13 +44,20 @@ export const crawlFlagsHelp = `  --threshold R|iterative|adaptive
   --tunnel-factor R            tunnel: Val factor below the threshold, in (0, 1) (default 0.5)
   --tunnel-steps N             tunnel: times the factor may apply along a path (default 4)
   --queues N                   multi-queue: number of queues (default 4)
-  --max-pages N                stop when the store holds N fetched pages (all runs)
+  --max-pages N                stop when the store holds N pages fetched (responses received,
+                               all runs; redirects, robots refusals, unreachable hosts and
+                               other failures without a response do not count)
   --max-depth N                do not queue links deeper than N (seeds: 0)
   --duration D                 stop this run after D (90s, 15m, 2h, 1h30m)
   --scope MODE                 same-host | same-domain | any (default any): hosts the seeds admit
   --include REGEX              URLs must match one of these (repeatable)
   --exclude REGEX              URLs matching one of these are skipped (repeatable)
   --max-frontier N             keep only the best N waiting URLs
+  --host-retry-ms N            an unreachable host's URLs wait; it is probed again after N ms,
+                               doubling after each failed probe (default 30000)
+  --host-dead-after-ms N       a host unreachable for N ms is dead: its URLs fail together,
+                               unsent (default 300000; 0: at the first failure)
+  --host-timeouts N            timeouts in a row that make a host unreachable (default 3)
   --store-bodies WHICH         kept | all | none: page bodies saved under pages/ (default kept)
   --full-text WHICH            kept | none: index kept pages' text for focuscrawl search (default none)
   --no-rank                    do not compute PageRank and P when the run ends
@@ -100,6 +107,9 @@ export const crawlFlags: FlagSpec = {
   include: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
   'max-frontier': { type: 'string' },
+  'host-retry-ms': { type: 'string' },
+  'host-dead-after-ms': { type: 'string' },
+  'host-timeouts': { type: 'string' },
   'store-bodies': { type: 'string' },
   'full-text': { type: 'string' },
   'no-rank': { type: 'boolean' },
@@ -263,6 +273,9 @@ export function crawlRunOptionsFromFlags(p: Parsed, cmd: string): Omit<CrawlOpti
   set('durationMs', duration(p, 'duration', cmd));
   set('scope', oneOf(p, 'scope', ['same-host', 'same-domain', 'any'] as const, cmd));
   set('maxFrontier', positive(p, 'max-frontier', cmd));
+  set('hostRetryMs', int(p, 'host-retry-ms', cmd));
+  set('hostDeadAfterMs', int(p, 'host-dead-after-ms', cmd));
+  set('hostTimeouts', positive(p, 'host-timeouts', cmd));
   set('storeBodies', oneOf(p, 'store-bodies', ['kept', 'all', 'none'] as const, cmd));
   set('fullText', oneOf(p, 'full-text', ['kept', 'none'] as const, cmd));
   if (bool(p, 'no-rank')) set('rankOnFinish', false);

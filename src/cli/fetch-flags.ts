@@ -17,6 +17,7 @@ export const fetchFlags: FlagSpec = {
   'per-host-concurrency': { type: 'string' },
   'delay-ms': { type: 'string' },
   'allow-private': { type: 'boolean' },
+  'no-dns': { type: 'boolean' },
 };
 
 export const fetchFlagsHelp = `Fetcher options:
@@ -35,7 +36,9 @@ export const fetchFlagsHelp = `Fetcher options:
   --per-host-concurrency N     requests in flight per host (default 1)
   --delay-ms N                 minimum gap between requests to one host (default 1000;
                                robots.txt Crawl-delay wins when larger)
-  --allow-private              allow loopback/private/link-local addresses (refused by default)`;
+  --allow-private              allow loopback/private/link-local addresses (refused by default)
+  --no-dns                     never query DNS: hosts without a --resolve mapping fail as
+                               unresolvable (FC_ERR_DNS), e.g. for a local mirror of a site`;
 
 /** Maps the shared flags onto fetcher options; only flags given are set. */
 export function fetcherOptionsFromFlags(p: Parsed, command: string): FetcherOptionsInput {
@@ -58,5 +61,6 @@ export function fetcherOptionsFromFlags(p: Parsed, command: string): FetcherOpti
   set('perHostConcurrency', int(p, 'per-host-concurrency', command));
   set('delayMs', int(p, 'delay-ms', command));
   if (bool(p, 'allow-private')) o['allowPrivateAddresses'] = true;
+  if (bool(p, 'no-dns')) o['dns'] = false;
   return o as FetcherOptionsInput;
 }

@@ -12,7 +12,7 @@ import {
 
 const P: CrawlProgress = {
   elapsedMs: 754_000,
-  counts: { waiting: 12_345, processing: 16, complete: 300, discard: 120, error: 4 },
+  counts: { waiting: 12_345, processing: 16, complete: 300, discard: 120, error: 4, redirect: 0 },
   fetched: 424,
   fetchedTotal: 500,
   pagesPerSec: 12.34,
@@ -28,8 +28,10 @@ const SUMMARY: CrawlSummary = {
   message: 'the store holds 500 fetched pages',
   resumed: false,
   recovered: 0,
-  run: { fetched: 430, complete: 305, discard: 121, error: 4, bytes: 1_100_000 },
-  counts: { waiting: 12_000, processing: 0, complete: 305, discard: 121, error: 4 },
+  run: { fetched: 430, complete: 305, discard: 121, error: 4, redirect: 0, bytes: 1_100_000 },
+  requests: 440,
+  refused: {},
+  counts: { waiting: 12_000, processing: 0, complete: 305, discard: 121, error: 4, redirect: 0 },
   fetchedTotal: 430,
   harvestRate: 305 / 426,
   elapsedMs: 760_000,
@@ -64,7 +66,7 @@ test('formatElapsed is h:mm:ss', () => {
 test('formatProgressLine shows every figure', () => {
   assert.equal(
     formatProgressLine(P),
-    '12.3 pages/s | fetched 424 | waiting 12,345 processing 16 complete 300 discard 120 error 4 | harvest 71.4% | elapsed 0:12:34 | frontier 12,345 | in flight 16',
+    '12.3 pages/s | fetched 424 | waiting 12,345 processing 16 complete 300 discard 120 error 4 redirect 0 | harvest 71.4% | elapsed 0:12:34 | frontier 12,345 | in flight 16',
   );
   assert.match(formatProgressLine({ ...P, pagesPerSec: 1234.5 }), /^1235 pages\/s/);
 });

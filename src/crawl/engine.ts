@@ -19,11 +19,12 @@ import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
 import { RuleKeeper } from './rules.js';
+import { Settler } from './settle.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
 import { SitemapFeed } from './sitemap-feed.js';
 import type { CrawlEvents, CrawlRunRecord, CrawlSummary, PageEvent, StopReason } from './types.js';
-import { META_RUNS } from './types.js';
+import { META_RUNS, REFUSED_CODES } from './types.js';
 
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
 
@@ -44,6 +45,8 @@ export class Engine {
   readonly #keeper: RuleKeeper;
   /** URLs from sitemaps, found in the background (sitemap-feed.ts); null when off. */
   readonly #sitemaps: SitemapFeed | null;
+  /** Unreachable hosts' URLs held, redirects (settle.ts). */
+  readonly #settle: Settler;
 
   #active = 0;
   #pending: Outcome[] = [];
@@ -56,7 +59,9 @@ export class Engine {
   #stopReason: StopReason | null = null;
   #fetchedTotal: number;
   #counts: StateCounts;
-  readonly #run = { fetched: 0, complete: 0, discard: 0, error: 0, bytes: 0 };
+  readonly #run = { fetched: 0, complete: 0, discard: 0, error: 0, redirect: 0, bytes: 0 };
+  /** URLs failed without a request being sent, by error code. */
+  readonly #refused: Record<string, number> = {};
   readonly #startedAt = Date.now();
   readonly #cpuAtStart = process.cpuUsage();
   #lastTick = { at: Date.now(), fetched: 0 };
@@ -86,6 +91,14 @@ export class Engine {
       changed: () => this.#wake.notify(),
       warn: (m) => this.#emit('warning', m),
     });
+    this.#settle = new Settler(
+      {
+        retryMs: o.hostRetryMs,
+        deadAfterMs: o.hostDeadAfterMs,
+        timeoutsToPark: o.hostTimeouts,
+      },
+      () => this.#wake.notify(),
+    );
     this.#fetchedTotal = s.fetchedTotal;
     this.#counts = { ...s.counts };
     this.#runRecord = {
@@ -165,7 +178,7 @@ export class Engine {
       while (this.#active > 0) await this.#wake.wait();
       await this.#flush();
       this.#throwCommitError();
-      this.#reclaim.push(...this.#dispatch.drain().map((c) => c.url));
+      this.#reclaim.push(...[...this.#dispatch.drain(), ...this.#settle.drain()].map((c) => c.url));
       if (this.#reclaim.length > 0) {
         const n = await store.reclaim(this.#reclaim);
         this.#counts.processing -= n;
@@ -178,6 +191,8 @@ export class Engine {
       this.#runRecord.endedAt = Date.now();
       this.#runRecord.stopReason = reason;
       this.#runRecord.fetched = this.#run.fetched;
+      this.#runRecord.requests = this.#fetcher.stats().requests;
+      this.#runRecord.refused = { ...this.#refused };
       await store.setMeta(META_RUNS, runs);
       const summary = this.#summary(reason);
       this.#emit('end', summary);
@@ -195,13 +210,23 @@ export class Engine {
         await this.#claiming;
         return this.#stopReason;
       }
-      // Start what can start.
+      // Start what can start; URLs of unreachable hosts wait with their host.
+      const now = Date.now();
+      const probes = this.#settle.due(now);
+      if (probes.length > 0) this.#dispatch.push(probes);
       while (this.#active < this.#concurrency) {
         const c = this.#dispatch.take();
         if (c === undefined) break;
-        this.#start(c);
+        const verdict = this.#settle.admit(c, now);
+        if (verdict === 'send') {
+          this.#start(c);
+          continue;
+        }
+        this.#dispatch.release(c.url);
+        if (verdict !== 'held') this.#record(verdict);
       }
       const budget = this.#budget();
+      // URLs held for unreachable hosts do not keep a spent budget's run going.
       const idle = this.#active === 0 && this.#dispatch.size === 0 && this.#claiming === null;
       if (budget <= 0 && idle) {
         await this.#flush();
@@ -221,7 +246,14 @@ export class Engine {
             this.#dry = false;
             continue;
           }
-          if (!this.#sitemaps?.busy) return 'exhausted';
+          // Held URLs of unreachable hosts: those that never answered fail now; the
+          // others are waited for (their probes wake us).
+          if (!this.#sitemaps?.busy && this.#settle.held > 0) {
+            const gone = this.#settle.giveUp();
+            for (const r of gone) this.#record(r);
+            if (gone.length > 0) continue;
+          }
+          if (!this.#sitemaps?.busy && this.#settle.held === 0) return 'exhausted';
         }
       }
       await this.#wake.wait();
@@ -242,8 +274,11 @@ export class Engine {
         (got) => {
           this.#counts.waiting -= got.length;
           this.#counts.processing += got.length;
-          if (got.length > 0) this.#dispatch.push(got);
-          else this.#dry = true;
+          if (got.length > 0) {
+            const { send, records } = this.#settle.claimed(got);
+            this.#dispatch.push(send);
+            for (const r of records) this.#record(r);
+          } else this.#dry = true;
         },
         (e: unknown) => {
           this.#commitError ??= e;
@@ -271,7 +306,8 @@ export class Engine {
   #start(c: ClaimedUrl): void {
     this.#active++;
     const signal = this.#abort.signal;
-    this.#fetcher.fetch(c.url, { signal }).then(
+    const follow = this.#settle.follow(c.url);
+    this.#fetcher.fetch(c.url, { signal, follow }).then(
       (res) => this.#done(c, res, null),
       (err: unknown) => this.#done(c, null, err),
     );
@@ -281,25 +317,23 @@ export class Engine {
     this.#active--;
     this.#dispatch.release(c.url);
     try {
-      if (err !== null) {
-        if (err instanceof AbortedError && this.#stopReason !== null) {
-          this.#reclaim.push(c.url);
-          return;
-        }
-        this.#record(failure(c, Date.now(), errorText(err), null));
-        return;
-      }
-      const r = res as FetchResult;
-      this.#run.bytes += r.bytes;
-      const fetchedAt = r.timings.startedAt;
-      if (r.status < 200 || r.status >= 300) {
-        this.#record(failure(c, fetchedAt, `HTTP ${r.status}`, r.status));
-        return;
-      }
-      const p = pageOutcome(c, r, this.#s.seeds.has(c.url), this.#rules, fetchedAt);
-      this.#sitemaps?.saw(c.url);
-      this.#s.threshold.observe(p.relevance);
-      this.#record(p);
+      if (res !== null) this.#run.bytes += res.bytes;
+      const stopping = this.#stopReason !== null;
+      const settled = this.#settle.ended(c, res, err, stopping, (owner, r, claimed) => {
+        const p = pageOutcome(
+          owner,
+          r,
+          this.#s.seeds.has(claimed.url),
+          this.#rules,
+          r.timings.startedAt,
+        );
+        this.#sitemaps?.saw(claimed.url);
+        this.#s.threshold.observe(p.relevance);
+        return p;
+      });
+      for (const x of settled.records) this.#record(x);
+      if (settled.send.length > 0) this.#dispatch.push(settled.send);
+      for (const x of settled.reclaim) this.#reclaim.push(x.url);
     } catch (e) {
       this.#record(failure(c, Date.now(), errorText(e), res?.status ?? null));
     } finally {
@@ -309,6 +343,11 @@ export class Engine {
   }
 
   #record(r: { outcome: Outcome; event: PageEvent }): void {
+    const e = r.event;
+    if (e.error !== null && e.status === null) {
+      const code = e.error.slice(0, Math.max(0, e.error.indexOf(':')));
+      if (REFUSED_CODES.has(code)) this.#refused[code] = (this.#refused[code] ?? 0) + 1;
+    }
     this.#pending.push(r.outcome);
     this.#pendingEvents.push(r.event);
   }
@@ -326,18 +365,21 @@ export class Engine {
     this.#committing = (async () => {
       try {
         await this.#s.store.commit(batch);
-        this.#fetchedTotal += batch.length;
         this.#counts.processing -= batch.length;
         for (const e of events) {
           if (e.error !== null && this.#s.seeds.has(e.url)) {
             this.#seedErrors.push({ url: e.url, error: e.error });
           }
+          // The page budget counts responses that ended a URL (docs/crawl.md).
+          if (e.status !== null && e.state !== 'redirect') this.#fetchedTotal++;
+          if (e.finalUrl !== undefined) this.#counts.redirect++;
           this.#counts[e.state]++;
           this.#run[e.state]++;
           this.#run.fetched++;
           this.#counts.waiting += e.newUrls;
         }
         this.#dry = false;
+        this.#settle.committed(events);
         for (const e of events) this.#emit('page', e);
         await this.#keeper.afterCommit(this.#fetchedTotal);
         if (this.#o.maxFrontier !== undefined && this.#counts.waiting > this.#o.maxFrontier) {
@@ -373,6 +415,8 @@ export class Engine {
       counts: this.#counts,
       run: this.#run,
       fetchedTotal: this.#fetchedTotal,
+      requests: fs.requests,
+      refused: this.#refused,
       lastTick: this.#lastTick,
       inFlight: fs.inFlight + fs.queued,
     };
@@ -390,6 +434,8 @@ export class Engine {
     this.#emit('progress', p);
     this.#runRecord.endedAt = Date.now();
     this.#runRecord.fetched = this.#run.fetched;
+    this.#runRecord.requests = this.#fetcher.stats().requests;
+    this.#runRecord.refused = { ...this.#refused };
     void this.#s.store.setMeta(META_RUNS, [...this.#s.runs, this.#runRecord]).catch(() => {});
   }
 

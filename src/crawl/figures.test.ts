@@ -8,6 +8,7 @@ const counts = (complete: number, discard: number, waiting = 0) => ({
   complete,
   discard,
   error: 0,
+  redirect: 0,
 });
 
 test('harvest rate: complete / (complete + discard)', () => {
@@ -50,8 +51,10 @@ test('progress: rates over the last interval and since the start', () => {
     now: 11_000,
     startedAt: 1_000,
     counts: counts(30, 10, 100),
-    run: { fetched: 40, complete: 30, discard: 10, error: 0, bytes: 1234 },
+    run: { fetched: 40, complete: 30, discard: 10, error: 0, redirect: 0, bytes: 1234 },
     fetchedTotal: 140,
+    requests: 45,
+    refused: {},
     lastTick: { at: 10_000, fetched: 35 },
     inFlight: 8,
   });

@@ -9,6 +9,9 @@ export interface Tallies {
   counts: StateCounts;
   run: CrawlSummary['run'];
   fetchedTotal: number;
+  /** HTTP requests sent in this run. */
+  requests: number;
+  refused: Record<string, number>;
   /** Time and run.fetched at the previous progress event. */
   lastTick: { at: number; fetched: number };
   inFlight: number;
@@ -76,6 +79,8 @@ export function summaryOf(
     resumed,
     recovered,
     run: { ...t.run },
+    requests: t.requests,
+    refused: { ...t.refused },
     counts: { ...t.counts },
     fetchedTotal: t.fetchedTotal,
     harvestRate: harvestRate(t.counts),

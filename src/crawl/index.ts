@@ -21,6 +21,7 @@ export {
   META_RUNS,
   META_TOPIC,
   type PageEvent,
+  REFUSED_CODES,
   type StopReason,
   type StoredTopic,
 } from './types.js';

@@ -191,6 +191,21 @@ export const crawlOptionsSchema = z.strictObject({
    */
   maxFrontier: count.optional(),
   /**
+   * An unreachable host (DNS failure, refused or unroutable connection, connect
+   * timeout, or `hostTimeouts` timeouts in a row) is parked: its URLs wait with it
+   * and one is sent again as a probe after this back-off, doubled after each failed
+   * probe. @default 30000
+   */
+  hostRetryMs: z.number().int().min(0).default(30_000),
+  /**
+   * A host unreachable this long from its first failure is dead for the run: its
+   * URLs are failed together (`FC_ERR_HOST_UNREACHABLE`) without being sent.
+   * 0: at the first failure. @default 300000
+   */
+  hostDeadAfterMs: z.number().int().min(0).default(300_000),
+  /** Timeouts in a row that park a host. @default 3 */
+  hostTimeouts: count.default(3),
+  /**
    * Stop queuing URLs of a host once this many of its URLs are known.
    * @default unlimited
    */

@@ -8,9 +8,18 @@ import type { FetchResult } from '../fetch/index.js';
 import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
 import { analyzeBody, detach, type ParseOptions } from '../parse/index.js';
 import type { LinkSight, RelevanceModel } from '../relevance/index.js';
-import type { ClaimedUrl, FetchedPage, NewUrl, Outcome, PageLink } from '../store/index.js';
+import type {
+  ClaimedUrl,
+  FetchedPage,
+  FetchFailure,
+  NewUrl,
+  Outcome,
+  PageLink,
+  RedirectStep,
+} from '../store/index.js';
 import { linkDepth } from '../url/index.js';
 import type { CrawlDedup } from './dedup.js';
+import { redirectSteps } from './redirects.js';
 import type { SeenUrls } from './seen.js';
 import type { PageEvent } from './types.js';
 
@@ -52,21 +61,26 @@ export interface PageResult {
   relevance: number;
 }
 
-/** The outcome and event of a fetch that did not produce a page. */
+/**
+ * The outcome and event of a fetch that did not produce a page; `res`, when a
+ * response came through redirects, puts the failure on the final URL.
+ */
 export function failure(
   claimed: ClaimedUrl,
   fetchedAt: number,
   error: string,
   status: number | null,
+  res?: FetchResult,
 ): { outcome: Outcome; event: PageEvent } {
+  const result: FetchFailure =
+    status === null ? { fetchedAt, error } : { fetchedAt, error, status };
+  const redirected = res !== undefined && res.finalUrl !== claimed.url;
+  if (redirected) result.redirects = redirectSteps(res);
   return {
-    outcome: {
-      url: claimed.url,
-      state: 'error',
-      result: status === null ? { fetchedAt, error } : { fetchedAt, error, status },
-    },
+    outcome: { url: claimed.url, state: 'error', result },
     event: {
       url: claimed.url,
+      ...(redirected ? { finalUrl: res.finalUrl } : {}),
       state: 'error',
       depth: claimed.depth,
       status,
@@ -74,6 +88,27 @@ export function failure(
       title: null,
       newUrls: 0,
       error,
+    },
+  };
+}
+
+/** The outcome and event of a claimed URL recorded as a redirect to a URL the crawl has. */
+export function redirectOutcome(
+  claimed: ClaimedUrl,
+  steps: RedirectStep[],
+  fetchedAt: number,
+): { outcome: Outcome; event: PageEvent } {
+  return {
+    outcome: { url: claimed.url, state: 'redirect', result: { fetchedAt, redirects: steps } },
+    event: {
+      url: claimed.url,
+      state: 'redirect',
+      depth: claimed.depth,
+      status: steps[0]?.status ?? null,
+      relevance: null,
+      title: null,
+      newUrls: 0,
+      error: null,
     },
   };
 }
@@ -109,11 +144,15 @@ export function pageOutcome(
     title: title || null,
     relevance,
   };
-  const dedup = kept && rules.dedup !== null ? rules.dedup.check(claimed.url, text) : null;
+  // Through redirects, the page is the final URL's (the store keeps it there).
+  const pageUrl = res.finalUrl;
+  const redirects = pageUrl === claimed.url ? undefined : redirectSteps(res);
+  const dedup = kept && rules.dedup !== null ? rules.dedup.check(pageUrl, text) : null;
   if (dedup?.duplicate) {
     // Recorded as a discard naming the original: no body, no links followed.
     return pageResult(claimed, 'discard', {
       ...base,
+      ...(redirects ? { redirects } : {}),
       contentHash: md5Hex(res.body),
       simhash: dedup.simhash,
       textHash: dedup.textHash,
@@ -175,6 +214,7 @@ export function pageOutcome(
   const storeBody = rules.storeBodies === 'all' || (rules.storeBodies === 'kept' && kept);
   const result: FetchedPage = {
     ...base,
+    ...(redirects ? { redirects } : {}),
     // Stored bodies are hashed by the store (off the crawl's thread).
     ...(storeBody ? { body: res.body } : { contentHash: md5Hex(res.body) }),
     ...(kept && rules.fullText && (text !== '' || title !== '') ? { text } : {}),
@@ -195,6 +235,7 @@ function pageResult(
     outcome: { url: claimed.url, state, result },
     event: {
       url: claimed.url,
+      ...(result.redirects ? { finalUrl: result.redirects.at(-1)?.location as string } : {}),
       state,
       depth: claimed.depth,
       status: result.status,

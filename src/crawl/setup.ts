@@ -158,7 +158,7 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       recovered,
       seedsAdded,
       counts: stats.counts,
-      fetchedTotal: stats.fetched,
+      fetchedTotal: stats.responses,
       runs,
       warnings,
     };

@@ -21,7 +21,7 @@ export interface CrawlProgress {
   counts: StateCounts;
   /** Fetch outcomes recorded in this run. */
   fetched: number;
-  /** Fetch outcomes recorded in the store over all runs. */
+  /** Pages fetched over all runs (responses that ended a URL: what `maxPages` counts). */
   fetchedTotal: number;
   /** Pages per second in this run, over the last interval. */
   pagesPerSec: number;
@@ -39,7 +39,10 @@ export interface CrawlProgress {
 
 /** One fetch outcome, as it is committed. */
 export interface PageEvent {
+  /** The claimed URL. */
   url: string;
+  /** The URL the page (or failure) was stored under when `url` redirected to it. */
+  finalUrl?: string;
   state: FinalState;
   depth: number;
   /** HTTP status; null when no response was received. */
@@ -63,10 +66,29 @@ export interface CrawlSummary {
   /** URLs a crashed earlier run left in processing, returned to waiting at start. */
   recovered: number;
   /** Fetch outcomes recorded in this run, by state. */
-  run: { fetched: number; complete: number; discard: number; error: number; bytes: number };
+  run: {
+    fetched: number;
+    complete: number;
+    discard: number;
+    error: number;
+    redirect: number;
+    bytes: number;
+  };
+  /** HTTP requests sent in this run: pages, redirect hops, retries, robots.txt and sitemaps. */
+  requests: number;
+  /**
+   * URLs of this run failed before any request was sent for them, by error code:
+   * `FC_ERR_ROBOTS_DISALLOWED`, `FC_ERR_OUT_OF_SCOPE`, `FC_ERR_BLOCKED_ADDRESS`,
+   * `FC_ERR_HOST_UNREACHABLE`, `FC_ERR_INVALID_URL`.
+   */
+  refused: Record<string, number>;
   /** URLs per state in the store at the end. */
   counts: StateCounts;
-  /** Fetch outcomes in the store over all runs. */
+  /**
+   * Pages fetched over all runs: responses that ended a URL (kept, discarded, or an
+   * HTTP error status), what `maxPages` counts. Redirect hops and failures without
+   * a response are not counted.
+   */
   fetchedTotal: number;
   /** complete / (complete + discard) over all runs. */
   harvestRate: number;
@@ -83,6 +105,18 @@ export interface CrawlSummary {
     peakRssBytes: number;
   };
 }
+
+/**
+ * Error codes of URLs failed before any request was sent for them (robots.txt
+ * refusals, out of scope, blocked addresses, dead hosts, invalid URLs).
+ */
+export const REFUSED_CODES: ReadonlySet<string> = new Set([
+  'FC_ERR_ROBOTS_DISALLOWED',
+  'FC_ERR_OUT_OF_SCOPE',
+  'FC_ERR_BLOCKED_ADDRESS',
+  'FC_ERR_HOST_UNREACHABLE',
+  'FC_ERR_INVALID_URL',
+]);
 
 /** Metadata `crawl` keeps in the store (`store.getMeta(key)`). */
 export const META_TOPIC = 'topic';
@@ -102,6 +136,10 @@ export interface CrawlRunRecord {
   /** Updated at every progress tick, so a killed run still has an end. */
   endedAt: number;
   fetched: number;
+  /** HTTP requests sent (absent in runs recorded before it was counted). */
+  requests?: number;
+  /** URLs failed before a request was sent, by error code (`CrawlSummary.refused`). */
+  refused?: Record<string, number>;
   /** null while running or when the process died. */
   stopReason: StopReason | null;
   strategy: string;

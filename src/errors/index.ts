@@ -42,6 +42,8 @@ export const ErrorCodes = {
     'A sitemap is not a sitemap or cannot be read (not XML or a URL list, wrong root element, broken gzip, an HTTP error).',
   FC_ERR_SITEMAP_TOO_LARGE:
     'A sitemap is larger than the limit (50 MiB uncompressed by default, the protocol maximum).',
+  FC_ERR_HOST_UNREACHABLE:
+    'A host stayed unreachable (DNS failure, refused connection, timeouts) past the limit; its URLs were failed together without being sent.',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -111,6 +113,7 @@ export const LearnError = define('FC_ERR_LEARN', 'LearnError', false);
 export const ModelFileError = define('FC_ERR_MODEL_FILE', 'ModelFileError', false);
 export const CrawlThreadError = define('FC_ERR_CRAWL_THREAD', 'CrawlThreadError', false);
 export const SitemapError = define('FC_ERR_SITEMAP', 'SitemapError', false);
+export const HostUnreachableError = define('FC_ERR_HOST_UNREACHABLE', 'HostUnreachableError', true);
 export const SitemapTooLargeError = define(
   'FC_ERR_SITEMAP_TOO_LARGE',
   'SitemapTooLargeError',
@@ -152,6 +155,7 @@ const BY_CODE: Record<
   FC_ERR_CRAWL_THREAD: CrawlThreadError,
   FC_ERR_SITEMAP: SitemapError,
   FC_ERR_SITEMAP_TOO_LARGE: SitemapTooLargeError,
+  FC_ERR_HOST_UNREACHABLE: HostUnreachableError,
 };
 
 /** An error as plain data, to cross a thread or process boundary. */

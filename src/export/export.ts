@@ -25,7 +25,7 @@ export const exportOptionsSchema = z
     /** @default 'jsonl' */
     format: z.enum(EXPORT_FORMATS).default('jsonl'),
     /** Only URLs in this state (`what: 'urls'` only). @default every state */
-    state: z.enum(['waiting', 'processing', 'complete', 'discard', 'error']).optional(),
+    state: z.enum(['waiting', 'processing', 'complete', 'discard', 'error', 'redirect']).optional(),
     /**
      * Pages: add a `text` field with the visible text, extracted from the stored body
      * (null when no body was stored or it is not text).

@@ -81,6 +81,14 @@ function topPageLines(d: StatusData): string[] {
   return out;
 }
 
+/** ` by cause: FC_ERR_DNS 12, HTTP 404 3, …` (the first `max`), or nothing. */
+function causes(list: { code: string; count: number }[], max = 5, lead = ' by cause:'): string {
+  if (list.length === 0) return '';
+  const shown = list.slice(0, max).map((e) => `${e.code} ${formatCount(e.count)}`);
+  const more = list.length > max ? `, … (${list.length - max} more)` : '';
+  return `${lead} ${shown.join(', ')}${more}`;
+}
+
 /** The status table (DESIGN 1.1's statistics and more). */
 export function formatStatus(d: StatusData): string {
   const lines: string[] = [];
@@ -96,8 +104,23 @@ export function formatStatus(d: StatusData): string {
   }
   row('Seeds', n(d.seeds));
   row('Docs fetched', n(d.fetched));
-  row('  failed', `${n(d.failed)} (error)`);
+  row('  pages', `${n(d.responses)} (responses that ended a URL: what --max-pages counts)`);
+  row('  redirects', n(d.redirects));
+  row('  failed', `${n(d.failed)} (error)${causes(d.errors)}`);
   row('  rejected', `${n(d.rejected)} (discard: below the threshold)`);
+  row(
+    'Requests sent',
+    d.requests === null
+      ? '– (not recorded)'
+      : `${n(d.requests)} (pages, redirect hops, retries, robots.txt, sitemaps)`,
+  );
+  const refused = d.refused.reduce((t, e) => t + e.count, 0);
+  row(
+    'Refused',
+    refused === 0
+      ? '0 URLs refused before sending'
+      : `${n(refused)} URLs refused before sending:${causes(d.refused, 8, '')}`,
+  );
   row('Discovered', `${n(d.discovered)} URLs`);
   row('Dropped', `${n(d.dropped)} (frontier trimmed)`);
   row('Bytes', d.bytes < 1024 ? `${n(d.bytes)} B` : `${n(d.bytes)} (${formatBytes(d.bytes)})`);

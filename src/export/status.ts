@@ -3,6 +3,7 @@ import {
   type CrawlRunRecord,
   META_RUNS,
   META_TOPIC,
+  REFUSED_CODES,
   type StopReason,
   type StoredTopic,
 } from '../crawl/index.js';
@@ -26,6 +27,8 @@ export interface RunInfo {
   endedAt: number;
   durationMs: number;
   fetched: number;
+  /** HTTP requests sent; null in runs recorded before they were counted. */
+  requests: number | null;
   /** null while the run is going on, or when its process died. */
   stopReason: StopReason | null;
   strategy: string | null;
@@ -35,6 +38,16 @@ export interface RunInfo {
 export interface StatusData {
   /** Fetch outcomes recorded (history rows): "docs fetched". */
   fetched: number;
+  /** Pages fetched: responses that ended a URL (what `--max-pages` counts). */
+  responses: number;
+  /** Redirect hops recorded. */
+  redirects: number;
+  /** HTTP requests sent over the runs that counted them; null when none did. */
+  requests: number | null;
+  /** URLs failed before any request was sent, by error code, most first. */
+  refused: { code: string; count: number }[];
+  /** Failures by error code (or `HTTP 404`), most first. */
+  errors: { code: string; count: number }[];
   /** Fetches that failed (state error). */
   failed: number;
   /** Pages fetched and found irrelevant (state discard). */
@@ -116,6 +129,7 @@ function readRuns(raw: unknown): RunInfo[] {
       endedAt,
       durationMs: endedAt - r.startedAt,
       fetched: isNum(r.fetched) ? r.fetched : 0,
+      requests: isNum(r.requests) ? r.requests : null,
       stopReason: typeof r.stopReason === 'string' ? r.stopReason : null,
       strategy: typeof r.strategy === 'string' ? r.strategy : null,
     });
@@ -167,8 +181,14 @@ export async function gatherStatus(
   }
   const totalTimeMs = startedAt !== null && endedAt !== null ? endedAt - startedAt : null;
 
+  const counted = runs.filter((r) => r.requests !== null);
   return {
     fetched: stats.fetched,
+    responses: stats.responses,
+    redirects: stats.redirects,
+    requests: counted.length > 0 ? counted.reduce((t, r) => t + (r.requests ?? 0), 0) : null,
+    refused: stats.errors.filter((e) => REFUSED_CODES.has(e.code)),
+    errors: stats.errors,
     failed: stats.failed,
     rejected: stats.rejected,
     discovered: stats.discovered,

@@ -115,7 +115,18 @@ export interface ConnectorOptions {
   allowPrivateAddresses: boolean;
   /** DNS lookup (dns.lookup's signature). */
   lookup: LookupFunction | undefined;
+  /** False: no DNS at all, every unmapped name fails as not found. */
+  dns?: boolean;
 }
+
+/** A lookup that finds nothing and asks nobody (`dns: false`). */
+export const noDnsLookup: LookupFunction = (hostname, _options, callback) => {
+  const err = Object.assign(
+    new Error(`getaddrinfo ENOTFOUND ${hostname} (DNS is off: the host has no --resolve mapping)`),
+    { code: 'ENOTFOUND', hostname },
+  );
+  process.nextTick(() => callback(err, '', 0));
+};
 
 function blocked(host: string, address: string, kind: string): FocusCrawlError {
   const what = host === address ? address : `${host} (${address})`;
@@ -145,7 +156,8 @@ export function guardLookup(base: LookupFunction): LookupFunction {
 
 /** The undici connector: resolve mappings, then the address guard. */
 export function createConnector(o: ConnectorOptions): buildConnector.connector {
-  const lookup = o.lookup ?? (dnsLookup as unknown as LookupFunction);
+  const lookup =
+    o.dns === false ? noDnsLookup : (o.lookup ?? (dnsLookup as unknown as LookupFunction));
   const direct = buildConnector({ timeout: o.connectTimeoutMs, lookup });
   if (o.allowPrivateAddresses && o.resolver.size === 0) return direct;
   const guarded = o.allowPrivateAddresses

@@ -17,6 +17,7 @@ import {
 import { canonicalizeUrl } from '../url/index.js';
 import { blockedHostKind } from './address.js';
 import { createConnector, HostResolver } from './connect.js';
+import { hostFailureOf } from './host-failure.js';
 import {
   defaultUserAgent,
   type FetcherOptions,
@@ -110,6 +111,7 @@ class HttpFetcher implements Fetcher {
         resolver: this.#resolver,
         allowPrivateAddresses: o.allowPrivateAddresses,
         lookup: o.lookup,
+        dns: o.dns,
       }),
     });
     // Plain-HTTP hosts mapped by resolve share one pool per mapped address (see route.ts).
@@ -172,9 +174,15 @@ class HttpFetcher implements Fetcher {
       );
       attempts += res.attempt;
       const location = res.headers['location'];
+      let unfollowed: RedirectHop | undefined;
       if (isRedirect(res.status, location)) {
-        current = followRedirect(url, chain, current, res.status, location, this.#redirects);
-        continue;
+        const from = current;
+        const next = followRedirect(url, chain, from, res.status, location, this.#redirects);
+        if (init?.follow === undefined || init.follow(next)) {
+          current = next;
+          continue;
+        }
+        unfollowed = chain.pop();
       }
       return {
         url,
@@ -188,6 +196,7 @@ class HttpFetcher implements Fetcher {
         bytesOnWire: res.bytesOnWire,
         bytes: res.body.length,
         attempts,
+        ...(unfollowed === undefined ? {} : { unfollowed }),
         robots: verdict,
         timings: {
           startedAt,
@@ -331,11 +340,13 @@ class HttpFetcher implements Fetcher {
         current = next;
       }
     } catch (err) {
-      // The host cannot be reached at all: report that, not a robots verdict.
+      // The host cannot be reached at all (DNS, refused, connect timeout): report that,
+      // not a robots verdict, and cache nothing: the crawl parks the host.
       if (
         err instanceof BlockedAddressError ||
         err instanceof AbortedError ||
-        (err instanceof DnsError && !err.retryable)
+        (err instanceof DnsError && !err.retryable) ||
+        hostFailureOf(err) === 'unreachable'
       ) {
         throw err;
       }

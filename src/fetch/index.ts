@@ -4,6 +4,7 @@ export * from './charset/index.js';
 export { parseResolveSpec, type ResolveRule } from './connect.js';
 export { isHtmlContentType } from './content-type.js';
 export { createFetcher } from './fetcher.js';
+export { type HostFailure, hostFailureOf } from './host-failure.js';
 export {
   DEFAULT_CONTACT_URL,
   defaultUserAgent,

@@ -176,6 +176,13 @@ export const fetcherOptionsSchema = z.strictObject({
    */
   lookup: fn<LookupFunction>('dns.lookup signature').optional(),
   /**
+   * Look host names up in DNS. When false, only hosts mapped by `resolve` (and IP
+   * literals) can be reached: any other name fails with `FC_ERR_DNS` at once, with
+   * no query sent (for crawls of local mirrors whose pages link to the real web).
+   * @default true
+   */
+  dns: z.boolean().default(true),
+  /**
    * Extra request headers (for example accept-language). User-Agent and
    * Accept-Encoding are set by the fetcher.
    * @default {}

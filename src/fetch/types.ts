@@ -56,6 +56,11 @@ export interface FetchResult {
   finalUrl: string;
   /** Redirect hops followed, in order. */
   redirects: RedirectHop[];
+  /**
+   * The redirect that `FetchInit.follow` declined: `finalUrl` answered it with
+   * `status` (3xx) and the body is the redirect's own. Absent otherwise.
+   */
+  unfollowed?: RedirectHop;
   status: number;
   /** Response headers of the final response, lower-case names; repeated headers joined with `, `. */
   headers: Record<string, string>;
@@ -120,6 +125,13 @@ export interface FetchInit {
   signal?: AbortSignal | undefined;
   /** Do not consult robots.txt for this URL and its redirect hops. */
   skipRobots?: boolean | undefined;
+  /**
+   * Asked before each redirect is followed, with the hop's canonical target; false
+   * stops there: the redirect response itself is returned, with the hop in
+   * `unfollowed` (a crawl says no when it already has, or is fetching, the target).
+   * @default every redirect is followed (up to maxRedirects)
+   */
+  follow?: ((location: string) => boolean) | undefined;
 }
 
 export interface Fetcher {

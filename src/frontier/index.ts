@@ -1,5 +1,11 @@
 // Public surface of the frontier stage: link ordering strategies and host-aware dispatch.
 export { type Dispatchable, HostDispatch } from './dispatch.js';
+export {
+  HOST_HEALTH_DEFAULTS,
+  HostHealth,
+  type HostHealthOptions,
+  type HostVerdict,
+} from './host-health.js';
 export { claimFromQueues, type QueueClaim } from './queues.js';
 export {
   createStrategy,

@@ -237,11 +237,11 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
   let maxGap = 0;
   for await (const h of store.history()) {
     fetches++;
-    done[h.state]++;
+    if (h.state !== 'redirect') done[h.state]++;
     if (first === null) first = h.fetchedAt;
     else maxGap = Math.max(maxGap, h.fetchedAt - prev);
     prev = h.fetchedAt;
-    if (h.state !== 'error') harvest.push(tracker.push(h.state));
+    if (h.state === 'complete' || h.state === 'discard') harvest.push(tracker.push(h.state));
     timeline.push({ fetches, at: h.fetchedAt, ...done });
   }
   const span = first === null ? 0 : prev - first;

@@ -112,6 +112,50 @@ export class BodyFiles {
       );
   }
 
+  /**
+   * Writes the compressed body of a page reached through a redirect to a file of
+   * its own in `tmp/`, to be moved into place (`place`) once the transaction that
+   * records the page knows it keeps it, or removed (`unstage`). The target may be
+   * recorded by another commit in the meantime: staging never overwrites a stored
+   * page's file before the page is known to be kept. `name` is the file the body
+   * takes when placed: `pages/<md5(url)>.gz`.
+   */
+  stage(url: string, body: Uint8Array): Promise<{ name: string; md5: string; tmp: string }> {
+    const name = bodyFileName(url);
+    const staged = join(this.#dir, 'tmp', `${process.pid}-${++tmpCounter}.staged.gz`);
+    if (this.#writing === 'inline') {
+      try {
+        const md5 = createHash('md5').update(body).digest('hex');
+        writeFileSync(staged, gzipSync(body, { level: GZIP_LEVEL }));
+        return Promise.resolve({ name, md5, tmp: staged });
+      } catch (cause) {
+        rmSync(staged, { force: true });
+        return Promise.reject(
+          new StoreError(`cannot write the body of ${url} to ${staged}`, { cause, url }),
+        );
+      }
+    }
+    const tmp = join(this.#dir, 'tmp', `${process.pid}-${++tmpCounter}.gz`);
+    return this.#writer()
+      .write(tmp, staged, body)
+      .then(
+        (md5) => ({ name, md5, tmp: staged }),
+        (cause: unknown) => {
+          throw new StoreError(`cannot write the body of ${url} to ${staged}`, { cause, url });
+        },
+      );
+  }
+
+  /** Moves a staged body (`stage`) to its place `name`, replacing any file there. */
+  place(tmp: string, name: string): void {
+    renameSync(tmp, join(this.#dir, name));
+  }
+
+  /** Removes a staged body that was not placed (nothing when it was). */
+  unstage(tmp: string): void {
+    rmSync(tmp, { force: true });
+  }
+
   #bodyWriter: BodyWriter | null = null;
   #writer(): BodyWriter {
     this.#bodyWriter ??= new BodyWriter(GZIP_LEVEL);

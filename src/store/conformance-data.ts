@@ -103,7 +103,14 @@ export function dataConformance(factory: StoreFactory): void {
     ]);
     await store.trimWaiting(0);
     const s = await store.stats();
-    assert.deepEqual(s.counts, { waiting: 0, processing: 1, complete: 1, discard: 1, error: 1 });
+    assert.deepEqual(s.counts, {
+      waiting: 0,
+      processing: 1,
+      complete: 1,
+      discard: 1,
+      error: 1,
+      redirect: 0,
+    });
     assert.deepEqual(
       [
         s.discovered,
@@ -117,6 +124,8 @@ export function dataConformance(factory: StoreFactory): void {
       ],
       [5, 1, 3, 1, 1, 1010, 200, 900],
     );
+    // Both pages are responses; the failure had none (no status).
+    assert.deepEqual([s.responses, s.redirects, s.errors], [2, 0, [{ code: 'dns', count: 1 }]]);
     assert.deepEqual(s.topHosts, [
       {
         host: 'h0.test',
@@ -125,10 +134,29 @@ export function dataConformance(factory: StoreFactory): void {
         complete: 1,
         discard: 0,
         error: 0,
+        redirect: 0,
         bytes: 1000,
       },
-      { host: 'h1.test', discovered: 1, fetched: 1, complete: 0, discard: 1, error: 0, bytes: 10 },
-      { host: 'h2.test', discovered: 1, fetched: 1, complete: 0, discard: 0, error: 1, bytes: 0 },
+      {
+        host: 'h1.test',
+        discovered: 1,
+        fetched: 1,
+        complete: 0,
+        discard: 1,
+        error: 0,
+        redirect: 0,
+        bytes: 10,
+      },
+      {
+        host: 'h2.test',
+        discovered: 1,
+        fetched: 1,
+        complete: 0,
+        discard: 0,
+        error: 1,
+        redirect: 0,
+        bytes: 0,
+      },
       {
         host: 'other.test',
         discovered: 1,
@@ -136,6 +164,7 @@ export function dataConformance(factory: StoreFactory): void {
         complete: 0,
         discard: 0,
         error: 0,
+        redirect: 0,
         bytes: 0,
       },
     ]);
@@ -290,6 +319,7 @@ export function dataConformance(factory: StoreFactory): void {
         complete: 4,
         discard: 1,
         error: 0,
+        redirect: 0,
       });
     });
   });

@@ -211,6 +211,7 @@ export function queueConformance(factory: StoreFactory): void {
       complete: 0,
       discard: 0,
       error: 0,
+      redirect: 0,
     });
   });
 

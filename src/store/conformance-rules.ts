@@ -54,6 +54,7 @@ export function rulesConformance(factory: StoreFactory): void {
       complete: 1,
       discard: 1,
       error: 1,
+      redirect: 0,
     });
     await store.commit([]);
     assert.equal((await collect(store.history())).length, 3);
@@ -113,6 +114,7 @@ export function rulesConformance(factory: StoreFactory): void {
       complete: 0,
       discard: 0,
       error: 0,
+      redirect: 0,
     });
     assert.deepEqual(
       (await store.claim(5)).map((c) => c.url),

@@ -21,6 +21,8 @@ import {
   withStore,
 } from './conformance-kit.js';
 import { queueConformance } from './conformance-queues.js';
+import { redirectStatsConformance } from './conformance-redirect-stats.js';
+import { redirectConformance } from './conformance-redirects.js';
 import { rescoreConformance } from './conformance-rescore.js';
 import { rulesConformance } from './conformance-rules.js';
 import { searchConformance } from './conformance-search.js';
@@ -39,6 +41,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         complete: 0,
         discard: 0,
         error: 0,
+        redirect: 0,
       });
       assert.deepEqual(await store.claim(5), []);
       const s = await store.stats();
@@ -107,6 +110,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         complete: 0,
         discard: 0,
         error: 0,
+        redirect: 0,
       });
     });
 
@@ -210,6 +214,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
         complete: 1,
         discard: 0,
         error: 0,
+        redirect: 0,
       });
       const [p] = await collect(store.pages());
       assert.deepEqual(p, {
@@ -252,6 +257,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
           relevance: 0.42,
           depth: 0,
           error: null,
+          location: null,
         },
       ]);
     });
@@ -289,5 +295,7 @@ export function storeConformance(name: string, factory: StoreFactory): void {
     contextConformance(factory);
     rescoreConformance(factory);
     searchConformance(factory);
+    redirectConformance(factory);
+    redirectStatsConformance(factory);
   });
 }

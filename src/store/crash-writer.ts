@@ -1,7 +1,7 @@
 /**
  * A crawl-like writer for the crash test (sqlite.test.ts), killed with SIGKILL at
- * random moments: claims, completes (with bodies), discards, fails and adds URLs
- * in a loop, and appends to an acknowledgement file, after each call returned,
+ * random moments: claims, completes (with bodies, some reached through a redirect),
+ * discards, fails and adds URLs in a loop, and appends to an acknowledgement file, after each call returned,
  * what that call stored:
  *   `added <url>…`  URLs known to the store
  *   `done <state> <url>`  a fetch outcome recorded
@@ -41,6 +41,8 @@ for (let round = 0; ; round++) {
     const fetchedAt = Date.now();
     if (k === 7) return { url: c.url, state: 'error', result: { fetchedAt, error: 'boom' } };
     const newUrls = [fresh(c.depth + 1), fresh(c.depth + 1), fresh(c.depth + 1)];
+    // The sixth page is reached through a redirect to a new URL: stored under it.
+    const to = k === 5 ? fresh(c.depth).url : c.url;
     return {
       url: c.url,
       state: k % 3 === 2 ? 'discard' : 'complete',
@@ -49,21 +51,31 @@ for (let round = 0; ; round++) {
         status: 200,
         bytes: 2000,
         relevance: k / 10,
-        body: Buffer.alloc(2000 + k, c.url),
+        body: Buffer.alloc(2000 + k, to),
         links: newUrls.map((u) => ({ url: u.url })),
         newUrls,
+        ...(to === c.url ? {} : { redirects: [{ url: c.url, status: 301, location: to }] }),
       },
     };
   });
   const report = (o: Outcome) => {
-    if (o.state !== 'error') say(`added ${(o.result.newUrls ?? []).map((u) => u.url).join(' ')}`);
+    if (o.state === 'complete' || o.state === 'discard') {
+      const to = o.result.redirects?.at(-1)?.location;
+      if (to !== undefined) say(`added ${to}`);
+      say(`added ${(o.result.newUrls ?? []).map((u) => u.url).join(' ')}`);
+      if (to !== undefined) {
+        say(`done redirect ${o.url}`);
+        say(`done ${o.state} ${to}`);
+        return;
+      }
+    }
     say(`done ${o.state} ${o.url}`);
   };
   if (round % 3 === 0) {
     for (const o of outcomes) {
       if (o.state === 'error') await store.fail(o.url, o.result);
       else if (o.state === 'discard') await store.discard(o.url, o.result);
-      else await store.complete(o.url, o.result);
+      else if (o.state === 'complete') await store.complete(o.url, o.result);
       report(o);
     }
   } else {

@@ -22,6 +22,8 @@ export {
   type PageRecord,
   type PageScores,
   type PriorityChange,
+  type RedirectResult,
+  type RedirectStep,
   type ScanWaitingOptions,
   SEED_PRIORITY,
   type StateCounts,

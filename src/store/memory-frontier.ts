@@ -15,7 +15,14 @@
 import { InvalidOptionError } from '../errors/index.js';
 import { Heap } from './heap.js';
 import type { Tally } from './tally.js';
-import type { ClaimedUrl, NewUrl, PriorityChange, UrlRecord, WaitingUrl } from './types.js';
+import type {
+  ClaimedUrl,
+  NewUrl,
+  PriorityChange,
+  UrlRecord,
+  UrlState,
+  WaitingUrl,
+} from './types.js';
 
 interface Entry {
   priority: number;
@@ -51,14 +58,37 @@ export class MemoryFrontier {
     e.rec.priority === e.priority &&
     this.urls.get(e.rec.url) === e.rec;
 
-  /** Throws unless every explicit parent is known or added earlier by the same call. */
-  checkParents(where: string, items: readonly NewUrl[], added: Set<string>): void {
+  /**
+   * Throws unless every explicit parent is known or added earlier by the same call
+   * or batch (`pending`: the states the batch's earlier items give); notes the
+   * unknown items in `pending` as waiting.
+   */
+  checkParents(where: string, items: readonly NewUrl[], pending: Map<string, UrlState>): void {
     items.forEach((it, i) => {
-      if (it.parent !== undefined && !this.urls.has(it.parent) && !added.has(it.parent)) {
+      if (it.parent !== undefined && !this.urls.has(it.parent) && !pending.has(it.parent)) {
         throw new InvalidOptionError(`${where}[${i}].parent: ${it.parent} is not a known URL`);
       }
-      if (!this.urls.has(it.url)) added.add(it.url);
+      if (!this.urls.has(it.url) && !pending.has(it.url)) pending.set(it.url, 'waiting');
     });
+  }
+
+  /**
+   * Records a new URL in `state` (a redirect's hop or target), taking depth,
+   * priority, value, parent, anchor and context from the claimed URL `like`.
+   */
+  insert(url: string, like: UrlRecord, state: UrlState, discoveredAt: number): UrlRecord {
+    const rec: UrlRecord = {
+      ...like,
+      id: this.#nextId++,
+      url,
+      state,
+      discoveredAt,
+      redirectTo: null,
+    };
+    this.urls.set(url, rec);
+    this.#byId.push(rec);
+    if (state === 'waiting') this.#push(rec);
+    return rec;
   }
 
   /**
@@ -90,6 +120,7 @@ export class MemoryFrontier {
         anchor: it.anchor ?? null,
         context: it.context ?? null,
         discoveredAt: it.discoveredAt ?? now,
+        redirectTo: null,
       };
       this.urls.set(it.url, rec);
       this.#byId.push(rec);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 /**
  * A store held in memory, for tests, short crawls and as the reference
  * implementation of the contract. Nothing survives the process. Calls that can
@@ -6,9 +5,10 @@ import { createHash } from 'node:crypto';
  * all-or-nothing here.
  */
 import { InvalidOptionError, StoreError, StoreStateError } from '../errors/index.js';
-import { bodyFileName, compressBody, decompressBody } from './bodies.js';
+import { compressBody } from './bodies.js';
+import { type Planned, planCommit } from './memory-commit.js';
 import { MemoryFrontier } from './memory-frontier.js';
-import { MemoryText } from './memory-text.js';
+import { MemoryRecords } from './memory-records.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
 import type {
@@ -35,8 +35,6 @@ import type {
 import { SEED_PRIORITY, URL_STATES } from './types.js';
 import * as v from './validate.js';
 
-const VERB: Record<string, string> = { complete: 'complete', discard: 'discard', error: 'fail' };
-
 function stateError(verb: string, url: string, rec: UrlRecord | undefined): Error {
   const is = rec === undefined ? 'not a known URL' : rec.state;
   return new StoreStateError(`cannot ${verb} ${url}: it is ${is}, expected processing`, { url });
@@ -45,20 +43,22 @@ function stateError(verb: string, url: string, rec: UrlRecord | undefined): Erro
 export class MemoryStore extends OutcomeShortcuts implements Store {
   readonly #f = new MemoryFrontier();
   readonly #urls = this.#f.urls;
-  readonly #counts: StateCounts = { waiting: 0, processing: 0, complete: 0, discard: 0, error: 0 };
+  readonly #counts: StateCounts = {
+    waiting: 0,
+    processing: 0,
+    complete: 0,
+    discard: 0,
+    error: 0,
+    redirect: 0,
+  };
   #discovered = 0;
   #dropped = 0;
   #fetched = 0;
+  #responses = 0;
+  #redirects = 0;
   #bytes = 0;
-  #firstFetchAt: number | null = null;
-  #lastFetchAt: number | null = null;
   readonly #hosts = new Map<string, HostStats>();
-  readonly #pages = new Map<string, PageRecord & { id: number }>();
-  readonly #links = new Map<string, LinkRecord[]>();
-  readonly #history: HistoryRecord[] = [];
-  readonly #bodies = new Map<string, Buffer>();
-  readonly #text = new MemoryText();
-  readonly #duplicates = { exact: 0, near: 0 };
+  readonly #r = new MemoryRecords();
   readonly #seeds = new Set<string>();
   #keywords = new Map<string, number>();
   readonly #meta = new Map<string, string>();
@@ -74,11 +74,22 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     this.#discovered += t.discovered;
     this.#dropped += t.dropped;
     this.#fetched += t.fetched;
+    this.#responses += t.responses;
+    this.#redirects += t.redirects;
     this.#bytes += t.bytes;
     for (const [host, d] of t.hosts) {
       let h = this.#hosts.get(host);
       if (h === undefined) {
-        h = { host, discovered: 0, fetched: 0, complete: 0, discard: 0, error: 0, bytes: 0 };
+        h = {
+          host,
+          discovered: 0,
+          fetched: 0,
+          complete: 0,
+          discard: 0,
+          error: 0,
+          redirect: 0,
+          bytes: 0,
+        };
         this.#hosts.set(host, h);
       }
       h.discovered += d[0];
@@ -86,6 +97,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       h.discard += d[2];
       h.error += d[3];
       h.bytes += d[4];
+      h.redirect += d[5];
       h.fetched = h.complete + h.discard + h.error;
     }
   }
@@ -93,7 +105,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   async addUrls(items: readonly NewUrl[]): Promise<number> {
     this.#open('addUrls');
     v.checkNewUrls('addUrls', items);
-    this.#f.checkParents('addUrls', items, new Set());
+    this.#f.checkParents('addUrls', items, new Map());
     const t = new Tally();
     const n = this.#f.add(items, null, t);
     this.#apply(t);
@@ -138,108 +150,56 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     return p;
   }
 
-  #checkOutcomes(outcomes: readonly Outcome[]): void {
-    const seen = new Set<string>();
-    const added = new Set<string>();
-    for (const o of outcomes) {
-      const rec = this.#urls.get(o.url);
-      if (rec?.state !== 'processing' || seen.has(o.url)) {
-        const shown = seen.has(o.url) ? { ...(rec as UrlRecord), state: o.state } : rec;
-        throw stateError(VERB[o.state] ?? o.state, o.url, shown as UrlRecord | undefined);
-      }
-      seen.add(o.url);
-      const dup = o.state === 'error' ? null : (o.result.duplicate ?? null);
-      if (dup !== null && !this.#urls.has(dup.of) && !added.has(dup.of)) {
-        throw new InvalidOptionError(`commit ${o.url} duplicate.of: ${dup.of} is not a known URL`);
-      }
-      if (o.state !== 'error' && o.result.newUrls !== undefined) {
-        this.#f.checkParents(`commit ${o.url} newUrls`, o.result.newUrls, added);
-      }
-    }
-  }
-
   async #commit(outcomes: readonly Outcome[]): Promise<void> {
     this.#open('commit');
     v.checkOutcomes('commit', outcomes);
-    this.#checkOutcomes(outcomes);
-    const zipped = new Map<string, Buffer>();
+    planCommit(this.#f, outcomes);
+    const zipped = new Map<Outcome, Buffer>();
     await Promise.all(
       outcomes.map(async (o) => {
-        if (o.state !== 'error' && o.result.body !== undefined) {
-          zipped.set(o.url, await compressBody(o.result.body));
+        if ((o.state === 'complete' || o.state === 'discard') && o.result.body !== undefined) {
+          zipped.set(o, await compressBody(o.result.body));
         }
       }),
     );
-    this.#checkOutcomes(outcomes); // states may have moved while compressing
+    const plans = planCommit(this.#f, outcomes); // states may have moved while compressing
     const t = new Tally();
-    for (const o of outcomes) {
-      const rec = this.#urls.get(o.url) as UrlRecord;
-      rec.state = o.state;
-      const r = o.result;
-      this.#firstFetchAt = Math.min(this.#firstFetchAt ?? r.fetchedAt, r.fetchedAt);
-      this.#lastFetchAt = Math.max(this.#lastFetchAt ?? r.fetchedAt, r.fetchedAt);
-      if (o.state === 'error') {
-        const f = o.result;
-        this.#history.push({
-          url: o.url,
-          fetchedAt: f.fetchedAt,
-          status: f.status ?? null,
-          state: 'error',
-          relevance: null,
-          depth: rec.depth,
-          error: f.error,
-        });
-        t.fetchedOne(o.url, 'error', 0);
-        continue;
-      }
-      const p = o.result;
-      const body = zipped.get(o.url);
-      if (body !== undefined) this.#bodies.set(o.url, body);
-      this.#pages.set(o.url, {
-        id: rec.id,
-        url: o.url,
-        state: o.state,
-        depth: rec.depth,
-        fetchedAt: p.fetchedAt,
-        status: p.status,
-        contentType: p.contentType ?? null,
-        bytes: p.bytes,
-        title: p.title ?? null,
-        relevance: p.relevance,
-        contentHash:
-          p.contentHash ??
-          (p.body === undefined ? null : createHash('md5').update(p.body).digest('hex')),
-        bodyFile: body === undefined ? null : bodyFileName(o.url),
-        pageRank: null,
-        score: null,
-        simhash: p.simhash ?? null,
-        textHash: p.textHash ?? null,
-        duplicate: p.duplicate ? { ...p.duplicate } : null,
-      });
-      if (p.duplicate) this.#duplicates[p.duplicate.kind]++;
-      if (o.state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {
-        this.#text.add(rec.id, o.url, p.title, p.text);
-      }
-      if (p.links !== undefined) {
-        this.#links.delete(o.url);
-        this.#links.set(
-          o.url,
-          p.links.map((l) => ({ from: o.url, to: l.url, anchor: l.anchor ?? null })),
-        );
-      }
-      if (p.newUrls !== undefined) this.#f.add(p.newUrls, o.url, t);
-      this.#history.push({
-        url: o.url,
-        fetchedAt: p.fetchedAt,
-        status: p.status,
-        state: o.state,
-        relevance: p.relevance,
-        depth: rec.depth,
-        error: null,
-      });
-      t.fetchedOne(o.url, o.state, p.bytes);
-    }
+    for (const p of plans) this.#carryOut(p, zipped.get(p.outcome), t);
     this.#apply(t);
+  }
+
+  /** Records one planned outcome. */
+  #carryOut(p: Planned, body: Buffer | undefined, t: Tally): void {
+    const { outcome: o, claimed } = p;
+    const at = o.result.fetchedAt;
+    for (const { step, from } of p.hops) {
+      let rec = this.#urls.get(step.url) as UrlRecord;
+      if (from === null) {
+        rec = this.#f.insert(step.url, claimed, 'redirect', at);
+        t.added(step.url, 'redirect');
+      }
+      rec.state = 'redirect';
+      rec.redirectTo = step.location;
+      this.#r.redirect(rec, step, at);
+      t.fetchedOne(step.url, 'redirect', 0, false, from);
+    }
+    if (p.fate === 'none') return;
+    let rec = this.#urls.get(p.target) as UrlRecord;
+    const state: UrlState = p.fate === 'queue' ? 'waiting' : o.state;
+    if (p.from === null) {
+      rec = this.#f.insert(p.target, claimed, state, at);
+      t.added(p.target, state);
+    }
+    if (o.state === 'redirect') return;
+    rec.state = o.state;
+    if (o.state === 'error') {
+      this.#r.failure(rec, o.result);
+      t.fetchedOne(rec.url, 'error', 0, o.result.status != null, p.from);
+      return;
+    }
+    this.#r.page(rec, o.state, o.result, body);
+    if (o.result.newUrls !== undefined) this.#f.add(o.result.newUrls, rec.url, t);
+    t.fetchedOne(rec.url, o.state, o.result.bytes, true, p.from);
   }
 
   async reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {
@@ -322,13 +282,16 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       discovered: this.#discovered,
       dropped: this.#dropped,
       fetched: this.#fetched,
+      responses: this.#responses,
+      redirects: this.#redirects,
+      errors: this.#r.errors(),
       failed: this.#counts.error,
       rejected: this.#counts.discard,
       bytes: this.#bytes,
-      firstFetchAt: this.#firstFetchAt,
-      lastFetchAt: this.#lastFetchAt,
+      firstFetchAt: this.#r.firstFetchAt,
+      lastFetchAt: this.#r.lastFetchAt,
       topHosts: hosts.slice(0, top),
-      duplicates: { ...this.#duplicates },
+      duplicates: { ...this.#r.duplicates },
     };
   }
 
@@ -363,35 +326,22 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   async setPageScores(items: readonly PageScores[]): Promise<void> {
     this.#open('setPageScores');
     v.checkScores('setPageScores', items);
-    for (const s of items) {
-      if (!this.#pages.has(s.url)) {
-        throw new StoreStateError(`cannot score ${s.url}: it is not a fetched page`, {
-          url: s.url,
-        });
-      }
-    }
-    for (const s of items) {
-      const p = this.#pages.get(s.url) as PageRecord;
-      if (s.pageRank !== undefined) p.pageRank = s.pageRank;
-      if (s.score !== undefined) p.score = s.score;
-    }
+    this.#r.setScores(items);
   }
 
   async *history(): AsyncGenerator<HistoryRecord> {
     this.#open('history');
-    const sorted = this.#history.slice().sort((a, b) => a.fetchedAt - b.fetchedAt);
-    for (const h of sorted) yield { ...h };
+    yield* this.#r.history();
   }
 
   async search(options: TextSearch): Promise<TextHit[]> {
     this.#open('search');
-    return this.#text.search(options, (url) => this.#pages.get(url));
+    return this.#r.search(options);
   }
 
   async *pages(): AsyncGenerator<PageRecord> {
     this.#open('pages');
-    const sorted = [...this.#pages.values()].sort((a, b) => a.id - b.id);
-    for (const { id: _id, ...p } of sorted) yield p;
+    yield* this.#r.pages();
   }
 
   urls(state?: UrlState): AsyncIterable<UrlRecord> {
@@ -410,19 +360,13 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
 
   async *links(): AsyncGenerator<LinkRecord> {
     this.#open('links');
-    const byPage = [...this.#links].map(([from, list]) => ({
-      id: this.#urls.get(from)?.id ?? 0,
-      list,
-    }));
-    byPage.sort((a, b) => a.id - b.id);
-    for (const { list } of byPage) for (const l of list) yield { ...l };
+    yield* this.#r.links((from) => this.#urls.get(from)?.id ?? 0);
   }
 
   async readBody(url: string): Promise<Buffer | null> {
     this.#open('readBody');
     v.checkUrl('readBody', url);
-    const data = this.#bodies.get(url);
-    return data === undefined ? null : decompressBody(data, `memory body of ${url}`);
+    return this.#r.readBody(url);
   }
 
   async close(): Promise<void> {

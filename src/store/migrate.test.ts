@@ -90,6 +90,7 @@ describe('SQLite store migrations', () => {
       complete: 0,
       discard: 0,
       error: 0,
+      redirect: 0,
     });
     await again.close();
   });
@@ -184,6 +185,7 @@ describe('SQLite store migrations', () => {
       complete: 0,
       discard: 0,
       error: 0,
+      redirect: 0,
     });
     assert.equal((await collect(again.urls())).length, 5);
     await again.close();
@@ -225,5 +227,163 @@ describe('SQLite store migrations', () => {
       [b],
     );
     await s.close();
+  });
+  it('brings a version 4 store up to date: urls rebuilt for the redirect state, everything kept', async () => {
+    const { dir, file, old } = oldStore(4);
+    const [s, a, b, c, d, w] = ['', 'a', 'b', 'c', 'd', 'w'].map((x) => `http://a.test/${x}`) as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    const insert = old.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    insert.run(1, s, hash53(s), 2, 0, SEED_PRIORITY, 0, null, null, null, 10);
+    insert.run(2, a, hash53(a), 3, 1, 0.5, 1.5, 1, 'A', 'around a', 11);
+    insert.run(3, b, hash53(b), 4, 1, 0.4, 0, 1, null, null, 12);
+    insert.run(4, c, hash53(c), 4, 1, 0.3, 0, 1, null, null, 13);
+    insert.run(5, d, hash53(d), 1, 1, 0.2, 0, 1, null, null, 14);
+    insert.run(6, w, hash53(w), 0, 1, 0.1, 2.5, 1, 'W', 'around w', 15);
+    old.exec(`INSERT INTO seeds VALUES ('${s}', 10);
+      INSERT INTO pages (url_id, fetched_at, status, bytes, title, relevance, simhash) VALUES
+        (1, 20, 200, 10, '电网', 0.9, '0123456789abcdef'), (2, 21, 200, 5, 'a', 0.1, NULL);
+      INSERT INTO page_links VALUES (1, '[["${a}","A"],["${w}","W"]]');
+      INSERT INTO page_text (rowid, title, text) VALUES (1, '电 网', 'grid news');
+      INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error) VALUES
+        (1, 20, 200, 2, 0.9, 0, NULL), (2, 21, 200, 3, 0.1, 1, NULL),
+        (3, 22, 404, 4, NULL, 1, 'HTTP 404'), (4, 23, NULL, 4, NULL, 1, 'FC_ERR_DNS: no such host');
+      UPDATE counters SET n = 1 WHERE name IN ('waiting', 'processing', 'complete', 'discard');
+      UPDATE counters SET n = 2 WHERE name = 'error';
+      UPDATE counters SET n = 6 WHERE name = 'discovered';
+      UPDATE counters SET n = 4 WHERE name = 'fetched';
+      UPDATE counters SET n = 15 WHERE name = 'bytes';
+      UPDATE counters SET n = 7 WHERE name = 'next_id';
+      INSERT INTO hosts (host, discovered, complete, discard, error, bytes) VALUES ('a.test', 6, 1, 1, 2, 15);`);
+    old.close();
+
+    await assert.rejects(
+      openStore(dir, { readonly: true }),
+      new RegExp(`schema version 4 and needs upgrading to ${SCHEMA_VERSION}`),
+    );
+    const st = await openStore(dir);
+    assert.deepEqual(
+      (await collect(st.urls())).map((r) => [
+        r.id,
+        r.url,
+        r.state,
+        r.depth,
+        r.priority,
+        r.value,
+        r.parent,
+        r.anchor,
+        r.context,
+        r.discoveredAt,
+        r.redirectTo,
+      ]),
+      [
+        [1, s, 'complete', 0, SEED_PRIORITY, 0, null, null, null, 10, null],
+        [2, a, 'discard', 1, 0.5, 1.5, s, 'A', 'around a', 11, null],
+        [3, b, 'error', 1, 0.4, 0, s, null, null, 12, null],
+        [4, c, 'error', 1, 0.3, 0, s, null, null, 13, null],
+        [5, d, 'processing', 1, 0.2, 0, s, null, null, 14, null],
+        [6, w, 'waiting', 1, 0.1, 2.5, s, 'W', 'around w', 15, null],
+      ],
+    );
+    const stats = await st.stats();
+    assert.deepEqual(stats.counts, {
+      waiting: 1,
+      processing: 1,
+      complete: 1,
+      discard: 1,
+      error: 2,
+      redirect: 0,
+    });
+    // responses: the two pages and the 404; the DNS failure had no response.
+    assert.deepEqual(
+      [stats.discovered, stats.fetched, stats.responses, stats.redirects, stats.bytes],
+      [6, 4, 3, 0, 15],
+    );
+    assert.deepEqual(stats.errors, [
+      { code: 'FC_ERR_DNS', count: 1 },
+      { code: 'HTTP 404', count: 1 },
+    ]);
+    assert.deepEqual(stats.topHosts, [
+      {
+        host: 'a.test',
+        discovered: 6,
+        fetched: 4,
+        complete: 1,
+        discard: 1,
+        error: 2,
+        redirect: 0,
+        bytes: 15,
+      },
+    ]);
+    assert.deepEqual(
+      (await collect(st.history())).map((h) => [h.url, h.state, h.status, h.error, h.location]),
+      [
+        [s, 'complete', 200, null, null],
+        [a, 'discard', 200, null, null],
+        [b, 'error', 404, 'HTTP 404', null],
+        [c, 'error', null, 'FC_ERR_DNS: no such host', null],
+      ],
+    );
+    assert.deepEqual(
+      (await collect(st.pages())).map((p) => [p.url, p.state, p.title, p.simhash]),
+      [
+        [s, 'complete', '电网', '0123456789abcdef'],
+        [a, 'discard', 'a', null],
+      ],
+    );
+    assert.equal((await collect(st.links())).length, 2);
+    assert.deepEqual(
+      (await st.search({ query: 'grid' })).map((h) => h.url),
+      [s],
+    );
+    // The new state is allowed: d redirects to a new URL, which is queued after w.
+    const t = 'http://a.test/t';
+    await st.redirect(d, { fetchedAt: 30, redirects: [{ url: d, status: 301, location: t }] });
+    assert.deepEqual(
+      (await st.claim(5)).map((x) => [x.id, x.url]),
+      [
+        [7, t],
+        [6, w],
+      ],
+    );
+    assert.equal((await st.stats()).redirects, 1);
+    await st.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      assert.deepEqual(
+        db.prepare('SELECT url, redirect_to, fetched_at, status FROM redirect').all(),
+        [{ url: d, redirect_to: t, fetched_at: 30, status: 301 }],
+      );
+      assert.deepEqual(db.prepare('SELECT url, error FROM error ORDER BY id').all(), [
+        { url: b, error: 'HTTP 404' },
+        { url: c, error: 'FC_ERR_DNS: no such host' },
+      ]);
+      assert.deepEqual(db.prepare('SELECT url FROM complete').pluck().all(), [s]);
+      assert.deepEqual(db.prepare('SELECT url FROM discard').pluck().all(), [a]);
+      assert.deepEqual(db.prepare('SELECT url FROM processing ORDER BY id').pluck().all(), [w, t]);
+      assert.equal(db.prepare('SELECT count(*) FROM links').pluck().get(), 2);
+      assert.deepEqual(db.prepare('SELECT name FROM states WHERE code = 5').pluck().all(), [
+        'redirect',
+      ]);
+      const indexes = db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'urls' ORDER BY name",
+        )
+        .pluck()
+        .all();
+      assert.deepEqual(indexes, ['urls_hash', 'urls_processing', 'urls_waiting']);
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+      assert.throws(() => db.prepare('SELECT 1 FROM urls_v5'), /no such table/);
+    } finally {
+      db.close();
+    }
   });
 });

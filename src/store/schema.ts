@@ -16,6 +16,7 @@ export const STATE_CODE: Record<UrlState, number> = {
   complete: 2,
   discard: 3,
   error: 4,
+  redirect: 5,
 };
 /** Codes of `pages.duplicate_kind`. */
 export const DUPLICATE_CODE = { exact: 1, near: 2 } as const;
@@ -27,6 +28,7 @@ export const STATE_NAME: readonly UrlState[] = [
   'complete',
   'discard',
   'error',
+  'redirect',
 ];
 
 const V1 = `
@@ -187,10 +189,87 @@ CREATE VIRTUAL TABLE page_text USING fts5(title, text, tokenize = "porter unicod
 `;
 
 /**
+ * Version 5: redirects. The target of an HTTP redirect is the page: the URLs that
+ * redirected are kept in a sixth state, `redirect` (5), and point to their target.
+ * - `urls.state`'s CHECK allowed 0 … 4 only, and SQLite cannot alter a CHECK: the
+ *   table is rebuilt (same columns in the same order, plus `redirect_id`, the id of
+ *   the target), its rows copied with their ids, its indexes and the views that
+ *   read it recreated. A target trimmed from the frontier leaves `redirect_id`
+ *   pointing at no row; `history.location` keeps its URL.
+ * - `history.location`: the target (`Location`) of a redirect row.
+ * - `history_errors`: error rows by text, for `stats().errors` without a scan.
+ * - counters `redirect` (URLs in the state), `redirects` (redirect rows) and
+ *   `responses` (rows that record a response which ended a URL: complete,
+ *   discard, error with a status), the last computed from the history.
+ * - `hosts.redirect`: redirect rows by host.
+ * - the view `redirect`: each redirect URL, its target, when and with which status.
+ */
+const V5 = `
+DROP VIEW waiting;
+DROP VIEW processing;
+DROP VIEW complete;
+DROP VIEW discard;
+DROP VIEW links;
+DROP VIEW error;
+CREATE TABLE urls_v5 (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL,
+  url_hash INTEGER NOT NULL,
+  state INTEGER NOT NULL CHECK (state BETWEEN 0 AND 5),
+  depth INTEGER NOT NULL,
+  priority REAL NOT NULL,
+  parent_id INTEGER,
+  anchor TEXT,
+  discovered_at INTEGER NOT NULL,
+  value REAL NOT NULL DEFAULT 0,
+  context TEXT,
+  redirect_id INTEGER
+);
+INSERT INTO urls_v5 (id, url, url_hash, state, depth, priority, parent_id, anchor, discovered_at, value, context)
+  SELECT id, url, url_hash, state, depth, priority, parent_id, anchor, discovered_at, value, context FROM urls;
+DROP TABLE urls;
+ALTER TABLE urls_v5 RENAME TO urls;
+CREATE INDEX urls_hash ON urls (url_hash);
+CREATE INDEX urls_waiting ON urls (priority DESC) WHERE state = 0;
+CREATE INDEX urls_processing ON urls (state) WHERE state = 1;
+
+INSERT INTO states VALUES (5, 'redirect');
+ALTER TABLE history ADD COLUMN location TEXT;
+CREATE INDEX history_errors ON history (error) WHERE state = 4;
+INSERT INTO counters (name, n) VALUES
+  ('redirect', 0), ('redirects', 0),
+  ('responses', (SELECT count(*) FROM history WHERE state IN (2, 3) OR (state = 4 AND status IS NOT NULL)));
+ALTER TABLE hosts ADD COLUMN redirect INTEGER NOT NULL DEFAULT 0;
+
+CREATE VIEW waiting AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, context, discovered_at FROM urls WHERE state = 0;
+CREATE VIEW processing AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, context, discovered_at FROM urls WHERE state = 1;
+CREATE VIEW complete AS
+  SELECT u.id, u.url, p.relevance, u.priority, u.depth, p.fetched_at, p.status, p.title
+  FROM urls u JOIN pages p ON p.url_id = u.id WHERE u.state = 2;
+CREATE VIEW discard AS
+  SELECT u.id, u.url, p.relevance, u.priority, u.depth, p.fetched_at, p.status, p.title
+  FROM urls u JOIN pages p ON p.url_id = u.id WHERE u.state = 3;
+CREATE VIEW links AS
+  SELECT u.url AS "from", j.value ->> 0 AS "to", j.value ->> 1 AS anchor
+  FROM page_links l JOIN urls u ON u.id = l.url_id, json_each(l.links) j;
+CREATE VIEW error AS
+  SELECT u.id, u.url, u.depth, h.fetched_at, h.status, h.error
+  FROM urls u JOIN history h ON h.id = (SELECT max(id) FROM history WHERE url_id = u.id)
+  WHERE u.state = 4;
+CREATE VIEW redirect AS
+  SELECT u.id, u.url, coalesce(t.url, h.location) AS redirect_to, h.fetched_at, h.status
+  FROM urls u JOIN history h ON h.id = (SELECT max(id) FROM history WHERE url_id = u.id)
+  LEFT JOIN urls t ON t.id = u.redirect_id
+  WHERE u.state = 5;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

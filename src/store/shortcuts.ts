@@ -1,6 +1,6 @@
-import type { FetchedPage, FetchFailure, Outcome } from './types.js';
+import type { FetchedPage, FetchFailure, Outcome, RedirectResult } from './types.js';
 
-/** complete / discard / fail as one-outcome commits: shared by every Store implementation. */
+/** complete / discard / fail / redirect as one-outcome commits: shared by every Store implementation. */
 export abstract class OutcomeShortcuts {
   abstract commit(outcomes: readonly Outcome[]): Promise<void>;
 
@@ -14,5 +14,9 @@ export abstract class OutcomeShortcuts {
 
   fail(url: string, failure: FetchFailure): Promise<void> {
     return this.commit([{ url, state: 'error', result: failure }]);
+  }
+
+  redirect(url: string, result: RedirectResult): Promise<void> {
+    return this.commit([{ url, state: 'redirect', result }]);
   }
 }

@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import type { BodyFiles } from './bodies.js';
 import { DUPLICATE_KIND, STATE_CODE, STATE_NAME } from './schema.js';
 import type { FoundUrl } from './sqlite-statements.js';
+import { errorCounts } from './tally.js';
 import type {
   FinalState,
   HistoryRecord,
@@ -35,6 +36,7 @@ interface HistoryRow {
   relevance: number | null;
   depth: number;
   error: string | null;
+  location: string | null;
 }
 
 interface PageRow {
@@ -70,6 +72,7 @@ interface UrlRow {
   anchor: string | null;
   context: string | null;
   discovered_at: number;
+  redirect_to: string | null;
 }
 
 interface LinkRow {
@@ -79,12 +82,18 @@ interface LinkRow {
   links: string;
 }
 
-const URL_COLUMNS =
-  'u.id, u.url, u.state, u.depth, u.priority, u.value, p.url AS parent, u.anchor, u.context, u.discovered_at FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+// A redirect's target by its id, or, when the target was trimmed from the frontier
+// since, by the location its last history row recorded.
+const URL_COLUMNS = `u.id, u.url, u.state, u.depth, u.priority, u.value, p.url AS parent, u.anchor, u.context,
+  u.discovered_at, CASE WHEN u.state = 5 THEN coalesce(
+    (SELECT url FROM urls WHERE id = u.redirect_id),
+    (SELECT location FROM history WHERE url_id = u.id AND state = 5 ORDER BY id DESC LIMIT 1)
+  ) END AS redirect_to
+  FROM urls u LEFT JOIN urls p ON p.id = u.parent_id`;
 
 function prepareReads(db: Database) {
   const historySql = (where: string) =>
-    `SELECT h.id, u.url, h.fetched_at, h.status, h.state, h.relevance, h.depth, h.error
+    `SELECT h.id, u.url, h.fetched_at, h.status, h.state, h.relevance, h.depth, h.error, h.location
      FROM history h JOIN urls u ON u.id = h.url_id ${where} ORDER BY h.fetched_at, h.id LIMIT ${PAGE_ROWS}`;
   const pagesSql = `SELECT p.url_id, u.url, u.state, u.depth, p.fetched_at, p.status, p.content_type, p.bytes,
      p.title, p.relevance, p.content_hash, p.body_file, p.page_rank, p.score, p.simhash, p.text_hash,
@@ -97,9 +106,15 @@ function prepareReads(db: Database) {
       'SELECT (SELECT min(fetched_at) FROM history) AS first, (SELECT max(fetched_at) FROM history) AS last',
     ),
     topHosts: db.prepare<[number], HostStats>(
-      `SELECT host, discovered, complete + discard + error AS fetched, complete, discard, error, bytes
+      `SELECT host, discovered, complete + discard + error AS fetched, complete, discard, error, redirect, bytes
        FROM hosts ORDER BY fetched DESC, discovered DESC, host LIMIT ?`,
     ),
+    // Walks history_errors: the error rows only.
+    errors: db
+      .prepare<[], [string, number]>(
+        'SELECT error, count(*) FROM history WHERE state = 4 AND error IS NOT NULL GROUP BY error',
+      )
+      .raw(),
     seeds: db.prepare<[], string>('SELECT url FROM seeds ORDER BY rowid').pluck(),
     keywords: db.prepare<[], { word: string; weight: number }>(
       'SELECT word, weight FROM keywords ORDER BY weight DESC, word',
@@ -159,6 +174,7 @@ export class SqliteReader {
         complete: c.get('complete') ?? 0,
         discard: c.get('discard') ?? 0,
         error: c.get('error') ?? 0,
+        redirect: c.get('redirect') ?? 0,
       };
     });
   }
@@ -177,6 +193,9 @@ export class SqliteReader {
         discovered: c.get('discovered') ?? 0,
         dropped: c.get('dropped') ?? 0,
         fetched: c.get('fetched') ?? 0,
+        responses: c.get('responses') ?? 0,
+        redirects: c.get('redirects') ?? 0,
+        errors: errorCounts(this.#q.errors.all()),
         failed: counts.error,
         rejected: counts.discard,
         bytes: c.get('bytes') ?? 0,
@@ -216,6 +235,7 @@ export class SqliteReader {
           relevance: r.relevance,
           depth: r.depth,
           error: r.error,
+          location: r.location,
         };
       }
       if (rows.length < PAGE_ROWS) return;
@@ -280,6 +300,7 @@ export class SqliteReader {
           anchor: r.anchor,
           context: r.context,
           discoveredAt: r.discovered_at,
+          redirectTo: r.redirect_to,
         };
       }
       if (rows.length < PAGE_ROWS) return;

@@ -17,6 +17,14 @@ export interface Writes {
   nextId: S<[], number>;
   setNextId: S;
   insert: S;
+  /**
+   * Records a new URL in a given state, with the depth, priority, value, parent,
+   * anchor and context of another (a redirect's hop or target, like the claimed
+   * URL): (id, url, hash, state, discovered_at, like id).
+   */
+  insertLike: S;
+  /** Makes a URL a redirect to another: (target id or null, id). */
+  setRedirect: S;
   /** Raises a waiting URL: its priority and value together, and its context when given. */
   raise: S;
   /** Sets a waiting URL's priority (and value, when not null): (priority, value, id) → its URL. */
@@ -75,6 +83,11 @@ export function prepareWrites(db: Database): Writes {
     insert: db.prepare(
       'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)',
     ),
+    insertLike: db.prepare(
+      `INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at)
+       SELECT ?, ?, ?, ?, depth, priority, value, parent_id, anchor, context, ? FROM urls WHERE id = ?`,
+    ),
+    setRedirect: db.prepare('UPDATE urls SET state = 5, redirect_id = ? WHERE id = ?'),
     raise: db.prepare(
       'UPDATE urls SET priority = ?, value = ?, context = coalesce(?, context) WHERE id = ? AND state = 0',
     ),
@@ -99,10 +112,11 @@ export function prepareWrites(db: Database): Writes {
     counter: db.prepare('UPDATE counters SET n = n + ? WHERE name = ?'),
     waitingCount: db.prepare<[], number>("SELECT n FROM counters WHERE name = 'waiting'").pluck(),
     host: db.prepare(
-      `INSERT INTO hosts (host, discovered, complete, discard, error, bytes) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO hosts (host, discovered, complete, discard, error, bytes, redirect) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (host) DO UPDATE SET discovered = discovered + excluded.discovered,
          complete = complete + excluded.complete, discard = discard + excluded.discard,
-         error = error + excluded.error, bytes = bytes + excluded.bytes`,
+         error = error + excluded.error, bytes = bytes + excluded.bytes,
+         redirect = redirect + excluded.redirect`,
     ),
     page: db.prepare(
       `INSERT OR REPLACE INTO pages (url_id, fetched_at, status, content_type, bytes, title, relevance,
@@ -112,7 +126,7 @@ export function prepareWrites(db: Database): Writes {
     text: db.prepare('INSERT OR REPLACE INTO page_text (rowid, title, text) VALUES (?, ?, ?)'),
     links: db.prepare('INSERT OR REPLACE INTO page_links (url_id, links) VALUES (?, ?)'),
     history: db.prepare(
-      'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error, location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     seed: db.prepare(
       'INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING',

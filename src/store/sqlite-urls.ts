@@ -5,7 +5,7 @@ import type { KnownCache } from './known-cache.js';
 import { DUPLICATE_CODE, STATE_CODE, STATE_NAME } from './schema.js';
 import type { FoundUrl, Writes } from './sqlite-statements.js';
 import type { Tally } from './tally.js';
-import type { NewUrl } from './types.js';
+import type { NewUrl, RedirectStep, UrlState } from './types.js';
 import type { EncodedOutcome } from './wire.js';
 
 /** What the writes of one store need besides the transaction's tally. */
@@ -21,6 +21,7 @@ const VERB: Record<string, string> = {
   complete: 'complete',
   discard: 'discard',
   error: 'fail',
+  redirect: 'redirect',
 };
 
 export function stateError(verb: string, url: string, state: number | undefined): Error {
@@ -102,15 +103,72 @@ export function checkProcessing(ix: UrlIndex, outcomes: readonly EncodedOutcome[
   }
 }
 
+/** A body written for a page: its file, its MD5, and how to put it in place when staged. */
+export interface WrittenBody {
+  name: string;
+  md5: string;
+  /** Moves a staged body (a page reached through a redirect) into place. */
+  place?: () => void;
+}
+
+/** Records a new URL in `state` like the claimed URL `like`; returns its id. */
+function insertLike(
+  ix: UrlIndex,
+  t: Tally,
+  url: string,
+  like: FoundUrl,
+  state: UrlState,
+  at: number,
+): number {
+  const id = t.nextId ?? ix.w.nextId.get() ?? 1;
+  t.nextId = id + 1;
+  const code = STATE_CODE[state];
+  ix.w.insertLike.run(id, url, ix.hash(url), code, at, like.id);
+  ix.cache.set(url, { id, url, state: code, depth: like.depth, priority: like.priority });
+  t.added(url, state);
+  return id;
+}
+
 /**
- * Records outcomes; `bodies` maps URLs to the body files already written and the
- * MD5 of each body (the content hash when the outcome gives none).
+ * Records the hops of a redirect chain (`steps`, from the claimed URL `row` on):
+ * each URL that is the claimed one, unknown or waiting becomes a redirect with a
+ * history row; later hops processing or final are left as they are. Returns the
+ * ids of the URLs that became redirects, with their targets.
+ */
+function recordHops(
+  ix: UrlIndex,
+  t: Tally,
+  row: FoundUrl,
+  steps: readonly RedirectStep[],
+  at: number,
+): [number, string][] {
+  const out: [number, string][] = [];
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as RedirectStep;
+    const hop = i === 0 ? row : ix.find(step.url);
+    if (i > 0 && hop !== undefined && hop.state !== STATE_CODE.waiting) continue;
+    const id = hop === undefined ? insertLike(ix, t, step.url, row, 'redirect', at) : hop.id;
+    ix.w.setRedirect.run(null, id);
+    ix.cache.setState(step.url, STATE_CODE.redirect);
+    const depth = hop?.depth ?? row.depth;
+    ix.w.history.run(id, at, step.status, STATE_CODE.redirect, null, depth, null, step.location);
+    const from = hop === undefined ? null : (STATE_NAME[hop.state] as UrlState);
+    t.fetchedOne(step.url, 'redirect', 0, false, from);
+    out.push([id, step.location]);
+  }
+  return out;
+}
+
+/**
+ * Records outcomes; `bodies` maps the outcomes' URLs to the body files already
+ * written (or staged) and the MD5 of each body (the content hash when the outcome
+ * gives none). A page reached through redirects is recorded under its final URL.
  */
 export function applyOutcomes(
   ix: UrlIndex,
   t: Tally,
   outcomes: readonly EncodedOutcome[],
-  bodies: ReadonlyMap<string, { name: string; md5: string }>,
+  bodies: ReadonlyMap<string, WrittenBody>,
 ): void {
   const { w } = ix;
   for (const o of outcomes) {
@@ -118,13 +176,40 @@ export function applyOutcomes(
     if (row?.state !== STATE_CODE.processing) {
       throw stateError(VERB[o.state] ?? o.state, o.url, row?.state);
     }
+    const at = o.result.fetchedAt;
+    const steps = o.result.redirects ?? [];
+    const hops = recordHops(ix, t, row, steps, at);
+    const last = steps[steps.length - 1];
+    const url = last === undefined ? o.url : last.location;
+    const known = last === undefined ? row : ix.find(url);
+    let id: number | undefined;
+    let depth = row.depth;
+    let from: UrlState | null = null;
+    if (o.state === 'redirect') {
+      if (known === undefined) insertLike(ix, t, url, row, 'waiting', at);
+    } else if (known === undefined) {
+      id = insertLike(ix, t, url, row, o.state, at);
+    } else if (
+      known.state === STATE_CODE.processing
+        ? last === undefined
+        : known.state === STATE_CODE.waiting
+    ) {
+      id = known.id;
+      depth = known.depth;
+      from = STATE_NAME[known.state] as UrlState;
+      w.setState.run(STATE_CODE[o.state], id);
+      ix.cache.setState(url, STATE_CODE[o.state]);
+    }
+    for (const [hopId, to] of hops) {
+      w.setRedirect.run((ix.cache.get(to) ?? ix.find(to))?.id ?? null, hopId);
+    }
+    // The target is processing or final: the page is dropped.
+    if (id === undefined || o.state === 'redirect') continue;
     const code = STATE_CODE[o.state];
-    w.setState.run(code, row.id);
-    ix.cache.setState(o.url, code);
     if (o.state === 'error') {
       const f = o.result;
-      w.history.run(row.id, f.fetchedAt, f.status ?? null, code, null, row.depth, f.error);
-      t.fetchedOne(o.url, 'error', 0);
+      w.history.run(id, at, f.status ?? null, code, null, depth, f.error, null);
+      t.fetchedOne(url, 'error', 0, f.status != null, from);
       continue;
     }
     const p = o.result;
@@ -138,8 +223,9 @@ export function applyOutcomes(
       }
       t.duplicate(dup.kind);
     }
+    body?.place?.();
     w.page.run(
-      row.id,
+      id,
       p.fetchedAt,
       p.status,
       p.contentType ?? null,
@@ -155,11 +241,11 @@ export function applyOutcomes(
       dup?.distance ?? null,
     );
     if (o.state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {
-      w.text.run(row.id, segmentForIndex(p.title ?? ''), segmentForIndex(p.text));
+      w.text.run(id, segmentForIndex(p.title ?? ''), segmentForIndex(p.text));
     }
-    if (p.linksJson !== undefined) w.links.run(row.id, p.linksJson);
-    if (p.newUrls !== undefined) insertUrls(ix, t, `commit ${o.url} newUrls`, p.newUrls, row.id);
-    w.history.run(row.id, p.fetchedAt, p.status, code, p.relevance, row.depth, null);
-    t.fetchedOne(o.url, o.state, p.bytes);
+    if (p.linksJson !== undefined) w.links.run(id, p.linksJson);
+    if (p.newUrls !== undefined) insertUrls(ix, t, `commit ${o.url} newUrls`, p.newUrls, id);
+    w.history.run(id, p.fetchedAt, p.status, code, p.relevance, depth, null, null);
+    t.fetchedOne(url, o.state, p.bytes, true, from);
   }
 }

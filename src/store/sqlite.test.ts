@@ -84,6 +84,67 @@ describe('SQLite store files', () => {
     }
   });
 
+  it('shows redirects in the view redirect; bodies of dropped pages leave no file', async () => {
+    const dir = freshDir();
+    const s = await openStore(dir, { create: true });
+    const [a, b, f] = ['http://a.test/', 'http://b.test/', 'http://f.test/'];
+    await s.addSeeds([a, b, f]);
+    await s.claim(3);
+    await s.complete(f, {
+      fetchedAt: 1,
+      status: 200,
+      bytes: 1,
+      relevance: 1,
+      body: Buffer.from('f'),
+    });
+    await s.commit([
+      {
+        url: a,
+        state: 'complete',
+        result: {
+          fetchedAt: 2,
+          status: 200,
+          bytes: 1,
+          relevance: 1,
+          body: Buffer.from('a'),
+          redirects: [{ url: a, status: 301, location: f }],
+        },
+      },
+      {
+        url: b,
+        state: 'redirect',
+        result: { fetchedAt: 3, redirects: [{ url: b, status: 302, location: f }] },
+      },
+    ]);
+    assert.deepEqual(await s.readBody(f), Buffer.from('f'));
+    await s.close();
+    assert.deepEqual(readdirSync(join(dir, 'tmp')), []);
+    assert.deepEqual(readdirSync(join(dir, 'pages')).length, 1);
+    const db = new Database(join(dir, 'crawl.db'), { readonly: true });
+    try {
+      assert.deepEqual(
+        db.prepare('SELECT url, redirect_to, fetched_at, status FROM redirect ORDER BY id').all(),
+        [
+          { url: a, redirect_to: f, fetched_at: 2, status: 301 },
+          { url: b, redirect_to: f, fetched_at: 3, status: 302 },
+        ],
+      );
+      assert.deepEqual(
+        db
+          .prepare(
+            'SELECT u.url, t.url AS target FROM urls u JOIN urls t ON t.id = u.redirect_id ORDER BY u.id',
+          )
+          .all(),
+        [
+          { url: a, target: f },
+          { url: b, target: f },
+        ],
+      );
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a store from a newer version with StoreVersionError and leaves it untouched', async () => {
     const dir = freshDir();
     await smallStore(dir);

@@ -26,6 +26,7 @@ import {
   insertUrls,
   stateError,
   type UrlIndex,
+  type WrittenBody,
 } from './sqlite-urls.js';
 import { Tally } from './tally.js';
 import type {
@@ -209,15 +210,27 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   async #commit(outcomes: readonly EncodedOutcome[]): Promise<void> {
     // Refuse a bad batch before writing any body; the transaction checks again.
     this.#sync('commit', () => checkProcessing(this.#index('commit'), outcomes));
-    const bodies = new Map<string, { name: string; md5: string }>();
-    await Promise.all(
-      outcomes.map(async (o) => {
-        if (o.state !== 'error' && o.result.body !== undefined) {
-          bodies.set(o.url, await this.#bodies.write(o.url, o.result.body));
-        }
-      }),
-    );
-    this.#tx('commit', (ix, t) => applyOutcomes(ix, t, outcomes, bodies), true);
+    const bodies = new Map<string, WrittenBody>();
+    const staged: string[] = [];
+    try {
+      await Promise.all(
+        outcomes.map(async (o) => {
+          if (o.state === 'error' || o.state === 'redirect' || o.result.body === undefined) return;
+          const to = o.result.redirects?.at(-1)?.location;
+          if (to === undefined) {
+            bodies.set(o.url, await this.#bodies.write(o.url, o.result.body));
+            return;
+          }
+          // Reached through a redirect: placed only if the transaction keeps the page.
+          const { name, md5, tmp } = await this.#bodies.stage(to, o.result.body);
+          staged.push(tmp);
+          bodies.set(o.url, { name, md5, place: () => this.#bodies.place(tmp, name) });
+        }),
+      );
+      this.#tx('commit', (ix, t) => applyOutcomes(ix, t, outcomes, bodies), true);
+    } finally {
+      for (const tmp of staged) this.#bodies.unstage(tmp);
+    }
   }
 
   async reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {

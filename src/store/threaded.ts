@@ -157,7 +157,7 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
     }
     const transfer: ArrayBuffer[] = [];
     const items = encodeOutcomes(outcomes).map((o) => {
-      if (o.state === 'error' || o.result.body === undefined) return o;
+      if (o.state === 'error' || o.state === 'redirect' || o.result.body === undefined) return o;
       const b = o.result.body;
       // A view of part of a larger buffer would take the whole buffer along: send its bytes only.
       const own = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;

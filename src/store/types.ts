@@ -10,8 +10,8 @@
  * ```
  *            addUrls / addSeeds                  complete ─▶ complete
  *   (new) ──────────────────────▶ waiting ─claim─▶ processing ─ discard ─▶ discard
- *                                  ▲   │           │          └ fail ─────▶ error
- *                                  │   │           │
+ *                                  ▲   │           │          ├ fail ─────▶ error
+ *                                  │   │           │          └ redirect ─▶ redirect
  *                                  │   └ trimWaiting (removed: unknown again)
  *                                  └──── reclaim / recover ◀┘
  * ```
@@ -31,19 +31,32 @@
  * - `scanWaiting` walks the waiting URLs in id order, a page at a time, and
  *   `reprioritize` sets new priorities (higher or lower) on waiting URLs: together
  *   they let a caller rescore the whole frontier without loading it into memory.
- * - A claimed URL is finished with exactly one of `complete`, `discard`, `fail`
- *   (or the batch form `commit`), which records the outcome, the page, its links,
- *   the newly discovered URLs and a history row in one transaction: either all of
- *   it is stored or none of it.
+ * - A claimed URL is finished with exactly one of `complete`, `discard`, `fail`,
+ *   `redirect` (or the batch form `commit`), which records the outcome, the page,
+ *   its links, the newly discovered URLs and the history rows in one transaction:
+ *   either all of it is stored or none of it.
+ * - Redirects: the target of an HTTP redirect is the page. An outcome may carry the
+ *   redirect hops from the claimed URL to the page (`redirects`); every hop's URL
+ *   (the claimed one first) becomes state `redirect`, remembers its target and gets
+ *   a history row, and the page (or the HTTP error) is recorded under the final URL
+ *   F, the last hop's `Location`: F unknown is inserted straight in the outcome's
+ *   state, F waiting is moved to it, F processing or already final is left alone
+ *   and the page is dropped. A `redirect` outcome says the crawler stopped
+ *   following because F is known already (or being fetched): F unknown is queued as
+ *   waiting, F known is left alone. Hops after the first that are unknown are
+ *   inserted, waiting ones taken; processing or final ones are left as they are.
+ *   A URL inserted this way (hop or F) takes the claimed URL's depth, priority,
+ *   value, parent, anchor and context, and is discovered at the outcome's
+ *   `fetchedAt`; a waiting one keeps its own.
  * - `reclaim` puts claimed URLs back to waiting (graceful stop, retry later) with no
  *   history row. `recover` does the same for every processing URL: call it once
  *   after opening, before claiming, when no other crawler works on the store, so
  *   that URLs held by a crawl that died are fetched again.
- * - `complete`, `discard`, `error` are final: such URLs are never claimed again and
- *   re-adding them is ignored, so no URL is completed twice.
- * - Calling `complete`, `discard`, `fail` or `reclaim` for a URL that is not
- *   processing throws `StoreStateError` naming the URL and its state, and changes
- *   nothing.
+ * - `complete`, `discard`, `error`, `redirect` are final: such URLs are never
+ *   claimed again and re-adding them is ignored, so no URL is completed twice.
+ * - Calling `complete`, `discard`, `fail`, `redirect` or `reclaim` for a URL that is
+ *   not processing throws `StoreStateError` naming the URL and its state, and
+ *   changes nothing.
  *
  * URLs are keys compared as strings: pass canonical URLs (`canonicalizeUrl`).
  * Times are milliseconds since the Unix epoch. Every method is async; once a
@@ -52,19 +65,20 @@
  */
 
 /** The state of a known URL. */
-export type UrlState = 'waiting' | 'processing' | 'complete' | 'discard' | 'error';
+export type UrlState = 'waiting' | 'processing' | 'complete' | 'discard' | 'error' | 'redirect';
 
-/** The five states, in lifecycle order. */
+/** The six states, in lifecycle order (`redirect` last). */
 export const URL_STATES: readonly UrlState[] = [
   'waiting',
   'processing',
   'complete',
   'discard',
   'error',
+  'redirect',
 ];
 
 /** The final states, reached through a fetch outcome. */
-export type FinalState = 'complete' | 'discard' | 'error';
+export type FinalState = 'complete' | 'discard' | 'error' | 'redirect';
 
 /**
  * The priority `addSeeds` gives by default: above any priority a strategy computes
@@ -159,9 +173,27 @@ export interface PageLink {
   anchor?: string | null;
 }
 
+/**
+ * One hop of an HTTP redirect: `url` answered `status` (301, 302, 303, 307, 308)
+ * with `Location` = `location`. Both are canonical absolute URLs.
+ */
+export interface RedirectStep {
+  url: string;
+  status: number;
+  location: string;
+}
+
 /** What `complete` and `discard` record about a fetched page. */
 export interface FetchedPage {
   fetchedAt: number;
+  /**
+   * The redirect hops from the claimed URL to the page, in order: `redirects[0].url`
+   * is the outcome's URL, each next step's `url` is the previous `location`, and
+   * the page belongs to the last `location` (the final URL F): it is stored under F
+   * (body file `MD5(F)`, `newUrls` defaulting to parent F), and every hop's URL is
+   * recorded as a redirect. Absent or empty: the page is the claimed URL's.
+   */
+  redirects?: readonly RedirectStep[];
   /** HTTP status of the final response. */
   status: number;
   contentType?: string | null;
@@ -215,12 +247,29 @@ export interface FetchFailure {
   error: string;
   /** HTTP status, when a response was received. */
   status?: number | null;
+  /**
+   * The redirect hops before the failure, as `FetchedPage.redirects`: the error
+   * (e.g. a 404 at the end of the chain) belongs to the last `location`.
+   */
+  redirects?: readonly RedirectStep[];
+}
+
+/**
+ * What `redirect` records: the crawler stopped following redirects because the
+ * target (the last `location`) is known already or being fetched; nothing was
+ * fetched at the target.
+ */
+export interface RedirectResult {
+  fetchedAt: number;
+  /** The hops from the claimed URL on, as `FetchedPage.redirects`; never empty. */
+  redirects: readonly RedirectStep[];
 }
 
 /** One item of `commit`. */
 export type Outcome =
   | { url: string; state: 'complete' | 'discard'; result: FetchedPage }
-  | { url: string; state: 'error'; result: FetchFailure };
+  | { url: string; state: 'error'; result: FetchFailure }
+  | { url: string; state: 'redirect'; result: RedirectResult };
 
 /** URLs per state. */
 export type StateCounts = Record<UrlState, number>;
@@ -230,11 +279,13 @@ export interface HostStats {
   host: string;
   /** URLs of the host added as new (trimmed ones included). */
   discovered: number;
-  /** Fetch outcomes recorded: complete + discard + error. */
+  /** Fetch outcomes recorded: complete + discard + error (redirects apart). */
   fetched: number;
   complete: number;
   discard: number;
   error: number;
+  /** Redirect history rows (hops whose URL became state redirect). */
+  redirect: number;
   bytes: number;
 }
 
@@ -245,8 +296,22 @@ export interface StoreStats {
   discovered: number;
   /** Waiting URLs removed by `trimWaiting`. */
   dropped: number;
-  /** Fetch outcomes recorded (history rows). */
+  /** Fetch outcomes recorded: history rows of complete, discard and error (redirect rows apart). */
   fetched: number;
+  /**
+   * History rows that record a response which ended a URL: complete, discard, and
+   * error with a status. Redirect rows and failures without a response do not
+   * count. The crawl's page budget starts from it on resume.
+   */
+  responses: number;
+  /** Redirect history rows. */
+  redirects: number;
+  /**
+   * Error history rows by the error's code: the text before the first `:` when it
+   * looks like `FC_ERR_…` or `HTTP 404`, otherwise the whole text (its first 40
+   * characters). Most first, ties by code.
+   */
+  errors: { code: string; count: number }[];
   /** Fetches that failed (state error). */
   failed: number;
   /** Pages fetched and found irrelevant (state discard). */
@@ -274,6 +339,8 @@ export interface HistoryRecord {
   depth: number;
   /** Null unless the state is error. */
   error: string | null;
+  /** The target (`Location`) of a redirect row; null for the other states. */
+  location: string | null;
 }
 
 /** A fetched page (complete or discard). */
@@ -316,6 +383,8 @@ export interface UrlRecord {
   /** The link's context (`NewUrl.context`); null when none was given. */
   context: string | null;
   discoveredAt: number;
+  /** The target URL of a URL in state redirect (its `Location`); null for the others. */
+  redirectTo: string | null;
 }
 
 /** A recorded link. */
@@ -389,6 +458,8 @@ export interface Store {
   complete(url: string, result: FetchedPage): Promise<void>;
   discard(url: string, result: FetchedPage): Promise<void>;
   fail(url: string, failure: FetchFailure): Promise<void>;
+  /** Records that `url` redirects to a known target (`RedirectResult`). */
+  redirect(url: string, result: RedirectResult): Promise<void>;
   /**
    * Applies many outcomes in one transaction: all of them or, on any error (a URL
    * not processing or given twice, an invalid field), none, and the URLs stay processing.

@@ -17,55 +17,21 @@ import type {
   ScanWaitingOptions,
   TextSearch,
 } from './types.js';
+import {
+  checkArray,
+  checkFinite,
+  checkInt,
+  checkOptString,
+  checkUrl,
+  fail,
+  isFiniteNumber,
+  isHttpUrl,
+  isOptString,
+  show,
+} from './validate-basics.js';
+import { checkRedirectResult, checkRedirects } from './validate-redirects.js';
 
-function fail(where: string, message: string): never {
-  throw new InvalidOptionError(`${where}: ${message}`);
-}
-
-function show(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
-  if (typeof v === 'number' || typeof v === 'boolean' || v == null) return String(v);
-  return typeof v;
-}
-
-export function checkUrl(where: string, url: unknown): asserts url is string {
-  if (typeof url !== 'string' || !(url.startsWith('http://') || url.startsWith('https://'))) {
-    fail(where, `expected an absolute http(s) URL, got ${show(url)}`);
-  }
-}
-
-function checkFinite(where: string, v: unknown): asserts v is number {
-  if (typeof v !== 'number' || !Number.isFinite(v))
-    fail(where, `expected a finite number, got ${show(v)}`);
-}
-
-export function checkInt(where: string, v: unknown, min: number): asserts v is number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    fail(where, `expected an integer ≥ ${min}, got ${show(v)}`);
-  }
-}
-
-function checkOptString(where: string, v: unknown): void {
-  if (v !== undefined && v !== null && typeof v !== 'string') {
-    fail(where, `expected a string, got ${show(v)}`);
-  }
-}
-
-function checkArray(where: string, v: unknown): asserts v is readonly unknown[] {
-  if (!Array.isArray(v)) fail(where, `expected an array, got ${show(v)}`);
-}
-
-function isHttpUrl(url: unknown): url is string {
-  return typeof url === 'string' && (url.startsWith('http://') || url.startsWith('https://'));
-}
-
-function isOptString(v: unknown): boolean {
-  return v === undefined || v === null || typeof v === 'string';
-}
-
-function isFiniteNumber(v: unknown): v is number {
-  return typeof v === 'number' && Number.isFinite(v);
-}
+export { checkInt, checkUrl } from './validate-basics.js';
 
 // The loops below run for every URL and link of a crawl: they test first and build
 // the field's name (`commit[3].result.links[7].url`) only to report a failure.
@@ -195,6 +161,9 @@ export function checkOutcomes(where: string, outcomes: readonly Outcome[]): void
           // The lists build the name of a field at fault only on failure.
           if (p.links !== undefined) checkLinks(`${where}[${i}].result.links`, p.links);
           if (p.newUrls !== undefined) checkNewUrls(`${where}[${i}].result.newUrls`, p.newUrls);
+          if (p.redirects !== undefined) {
+            checkRedirects(`${where}[${i}].result.redirects`, o.url, p.redirects, false);
+          }
           continue;
         }
       }
@@ -204,11 +173,16 @@ export function checkOutcomes(where: string, outcomes: readonly Outcome[]): void
     checkUrl(`${at}.url`, o.url);
     if (o.state === 'complete' || o.state === 'discard') checkPage(`${at}.result`, o.result);
     else if (o.state === 'error') checkFailure(`${at}.result`, o.result);
+    else if (o.state === 'redirect') checkRedirectResult(`${at}.result`, o.result);
     else
       fail(
         `${at}.state`,
-        `expected "complete", "discard" or "error", got ${show((o as { state: unknown }).state)}`,
+        `expected "complete", "discard", "error" or "redirect", got ${show((o as { state: unknown }).state)}`,
       );
+    const steps = o.result.redirects;
+    if (steps !== undefined || o.state === 'redirect') {
+      checkRedirects(`${at}.result.redirects`, o.url, steps, o.state === 'redirect');
+    }
   }
 }
 

@@ -40,6 +40,14 @@ export {
 } from './labels.js';
 export { PORTAL_HOST, SIZES } from './model.js';
 export {
+  DEAD_HOSTS,
+  DEAD_LINKS,
+  DEAD_LIVE_PAGES,
+  DEADLINKS_HOST,
+  MOVED_HOST,
+  MOVED_PAGES,
+} from './moved.js';
+export {
   DEFAULT_CLOCK_START_MS,
   startTestWeb,
   type TestWeb,

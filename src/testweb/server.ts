@@ -10,6 +10,7 @@ import { htmlReply, notFound, simplePage } from './html.js';
 import { JOBS_HOST, jobsHandler } from './jobs.js';
 import { LABELS_PATH, labelsJson } from './labels.js';
 import { getModel, PORTAL_HOST } from './model.js';
+import { movedHosts } from './moved.js';
 import { specialHosts } from './special.js';
 import { mediaHosts, slowHost } from './special-media.js';
 import { portalHandler, topicalHandler } from './topical.js';
@@ -110,6 +111,7 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
   const routes = new Map<string, Handler>();
   for (const [h, fn] of Object.entries(specialHosts)) routes.set(h, fn);
   for (const [h, fn] of Object.entries(mediaHosts)) routes.set(h, fn);
+  for (const [h, fn] of Object.entries(movedHosts)) routes.set(h, fn);
   routes.set('slow.test', slowHost(send));
   for (const h of charsetHostNames()) {
     const [cs, decl] = parseCharsetHost(h)!;

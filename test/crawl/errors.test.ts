@@ -132,7 +132,7 @@ test('unreachable seeds: exit 1, each seed named with its error, recorded in sta
     /http:\/\/dead\.test\/ \(FC_ERR_[A-Z_]+: [^\n]*ECONNREFUSED[^\n]*127\.0\.0\.1:\d+/,
   );
   assert.ok(r.out.includes(`${missing} (HTTP 404)`), r.out);
-  assert.match(r.out, /error 2;/);
+  assert.match(r.out, /error 2, redirect 0;/);
   assert.ok(
     web.requests.every((x) => x.host === 'status.test'),
     'nothing reached the test web for dead.test',

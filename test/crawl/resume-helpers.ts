@@ -171,10 +171,18 @@ export function checkInvariants(s: Snapshot, label: string): void {
     fetched.add(h.url);
     assert.equal(s.states.get(h.url), h.state, `${label}: state of ${h.url} vs its history`);
   }
-  const tally: StateCounts = { waiting: 0, processing: 0, complete: 0, discard: 0, error: 0 };
+  const tally: StateCounts = {
+    waiting: 0,
+    processing: 0,
+    complete: 0,
+    discard: 0,
+    error: 0,
+    redirect: 0,
+  };
   for (const [url, state] of s.states) {
     tally[state]++;
-    const final = state === 'complete' || state === 'discard' || state === 'error';
+    const final =
+      state === 'complete' || state === 'discard' || state === 'error' || state === 'redirect';
     assert.equal(fetched.has(url), final, `${label}: ${url} is ${state}`);
   }
   assert.deepEqual(s.counts, tally, `${label}: counters vs rows`);

@@ -38,13 +38,22 @@ const flags: FlagSpec = {
   help: { type: 'boolean', short: 'h' },
 };
 
+/** `; 12 URLs refused before sending (FC_ERR_HOST_UNREACHABLE 10, …)`, or nothing. */
+function refusedText(refused: Record<string, number>): string {
+  const e = Object.entries(refused).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (e.length === 0) return '';
+  const total = e.reduce((t, [, k]) => t + k, 0);
+  return `; ${total} URLs refused before sending (${e.map(([code, k]) => `${code} ${k}`).join(', ')})`;
+}
+
 export function formatSummary(s: CrawlSummary, store: string, ranked?: string): string {
   const c = s.counts;
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   return [
     `${s.stopReason}: ${s.message}`,
-    `this run: ${s.run.fetched} fetched (${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed) in ${(s.elapsedMs / 1000).toFixed(1)} s, ${s.pagesPerSec.toFixed(1)} pages/s; CPU ${(s.resources.cpuMs / 1000).toFixed(1)} s, peak memory ${(s.resources.peakRssBytes / 1048576).toFixed(0)} MiB`,
-    `store ${store}: waiting ${c.waiting}, processing ${c.processing}, complete ${c.complete}, discard ${c.discard}, error ${c.error}; harvest rate ${pct(s.harvestRate)}`,
+    `this run: ${s.run.fetched} fetched (${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed, ${s.run.redirect} redirects) in ${(s.elapsedMs / 1000).toFixed(1)} s, ${s.pagesPerSec.toFixed(1)} pages/s; CPU ${(s.resources.cpuMs / 1000).toFixed(1)} s, peak memory ${(s.resources.peakRssBytes / 1048576).toFixed(0)} MiB`,
+    `requests: ${s.requests} sent this run${refusedText(s.refused)}; pages fetched (what --max-pages counts): ${s.fetchedTotal}`,
+    `store ${store}: waiting ${c.waiting}, processing ${c.processing}, complete ${c.complete}, discard ${c.discard}, error ${c.error}, redirect ${c.redirect}; harvest rate ${pct(s.harvestRate)}`,
     ...(ranked ? [ranked] : []),
     `next: focuscrawl status --store ${store} | focuscrawl search --store ${store} "words" | focuscrawl report --store ${store} --out report.html`,
   ].join('\n');

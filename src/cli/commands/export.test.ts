@@ -223,7 +223,7 @@ test('bad flags are refused, naming the flag and the allowed values', async () =
     [['--what', 'pages', '--format', 'xml'], /--format must be one of jsonl, csv, got "xml"/],
     [
       ['--what', 'urls', '--state', 'done'],
-      /--state must be one of waiting, processing, complete, discard, error, got "done"/,
+      /--state must be one of waiting, processing, complete, discard, error, redirect, got "done"/,
     ],
     [['--what', 'pages', '--state', 'waiting'], /--state applies to --what urls only/],
     [['--what', 'urls', '--no-text'], /--no-text applies to --what pages only/],

@@ -42,7 +42,14 @@ test('status --json gives the figures of the store', async () => {
   assert.equal(d.dropped, 0);
   assert.equal(d.bytes, SAMPLE_BYTES);
   assert.equal(d.seeds, 1);
-  assert.deepEqual(d.counts, { waiting: 1, processing: 0, complete: 2, discard: 1, error: 1 });
+  assert.deepEqual(d.counts, {
+    waiting: 1,
+    processing: 0,
+    complete: 2,
+    discard: 1,
+    error: 1,
+    redirect: 0,
+  });
   assert.equal(d.harvestRate, 2 / 3);
   // first run start → last run end; crawl time is the sum of the two runs
   assert.equal(d.timeSource, 'runs');
@@ -79,7 +86,7 @@ test('status prints the statistics table', async () => {
   assert.match(o, new RegExp(`^Store\\s+${dir.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}$`, 'm'));
   assert.match(o, /^Topic\s+电网 \(threshold 0\.1, 3 keywords\)$/m);
   assert.match(o, /^Docs fetched\s+4$/m);
-  assert.match(o, /^ {2}failed\s+1 \(error\)$/m);
+  assert.match(o, /^ {2}failed\s+1 \(error\) by cause: HTTP 503/m);
   assert.match(o, /^ {2}rejected\s+1 \(discard/m);
   assert.match(o, /^Discovered\s+5 URLs$/m);
   assert.match(o, new RegExp(`^Bytes\\s+${SAMPLE_BYTES} B$`, 'm'));

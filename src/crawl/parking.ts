@@ -1,0 +1,170 @@
+/**
+ * Claimed URLs of unreachable hosts, held instead of sent (the host's standing is
+ * frontier/host-health.ts). A URL of a parked host waits here; when the host is due
+ * for a probe one of its URLs goes back to be sent; a response from the host sends
+ * the rest; a host that stays unreachable past the limit has them all failed with
+ * one reason. Held URLs are not fetched, so they use none of the page budget.
+ */
+import { HostUnreachableError } from '../errors/index.js';
+import { type HostFailure, hostFailureOf } from '../fetch/index.js';
+import { HostHealth, type HostHealthOptions, type HostVerdict } from '../frontier/index.js';
+import type { ClaimedUrl } from '../store/index.js';
+import { hostOf } from '../url/index.js';
+import { errorText } from './signals.js';
+
+export class HostParking {
+  readonly #health: HostHealth;
+  readonly #held = new Map<string, ClaimedUrl[]>();
+  #size = 0;
+  #timer: NodeJS.Timeout | null = null;
+  /** When the next probe is due (infinite when none). */
+  #nextAt = Number.POSITIVE_INFINITY;
+  readonly #wake: () => void;
+
+  constructor(options: Partial<HostHealthOptions>, wake: () => void) {
+    this.#health = new HostHealth(options);
+    this.#wake = wake;
+  }
+
+  /** URLs held now. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** What to do with a claimed URL about to be sent. `park` holds it here. */
+  admit(c: ClaimedUrl, now: number): HostVerdict {
+    const host = hostOf(c.url) ?? '';
+    const v = this.#health.verdict(host, now);
+    if (v === 'park') this.#hold(host, c);
+    return v;
+  }
+
+  /**
+   * A fetch failed. Returns `fail` (record it as usual: the error says nothing of the
+   * host), `counted` (record it; a timeout counted against the host), `park` (held
+   * here, to be sent again with its host) or the URLs to fail now because their host
+   * is dead (this one first).
+   */
+  failed(c: ClaimedUrl, err: unknown, now: number): 'fail' | 'counted' | 'park' | ClaimedUrl[] {
+    const kind: HostFailure = hostFailureOf(err);
+    if (kind === 'none') return 'fail';
+    const host = hostOf(c.url) ?? '';
+    const v = this.#health.failed(host, kind, errorText(err), now);
+    if (v === 'fail') return 'counted';
+    if (v === 'park') {
+      this.#hold(host, c);
+      this.#arm(now);
+      return 'park';
+    }
+    const all = [c, ...(this.#held.get(host) ?? [])];
+    this.#size -= all.length - 1;
+    this.#held.delete(host);
+    this.#arm(now);
+    return all;
+  }
+
+  /**
+   * A fetch of the URL's host ended otherwise than unreachable (a response, or a
+   * failure that says nothing of the host): its held URLs are handed back to be sent.
+   */
+  settled(url: string): ClaimedUrl[] {
+    const host = hostOf(url) ?? '';
+    if (!this.#health.parked(host)) {
+      this.#health.succeeded(host);
+      return [];
+    }
+    this.#health.succeeded(host);
+    const back = this.#held.get(host) ?? [];
+    this.#held.delete(host);
+    this.#size -= back.length;
+    return back;
+  }
+
+  /**
+   * One held URL of each host due for a probe, taken out to be sent (`admit` then
+   * gives it the probe's turn).
+   */
+  due(now: number): ClaimedUrl[] {
+    if (this.#size === 0 || now < this.#nextAt) return [];
+    const out: ClaimedUrl[] = [];
+    for (const [host, list] of this.#held) {
+      if (this.#health.verdict(host, now, false) !== 'probe') continue;
+      out.push(list.shift() as ClaimedUrl);
+      this.#size--;
+      if (list.length === 0) this.#held.delete(host);
+    }
+    this.#arm(now);
+    return out;
+  }
+
+  /** The error a URL of a dead host is failed with. */
+  deadError(url: string, now: number): string {
+    const host = hostOf(url) ?? '';
+    const since = this.#health.since(host);
+    const s = since === null ? 0 : Math.round((now - since) / 1000);
+    return errorText(
+      new HostUnreachableError(
+        `${host} unreachable for ${s} s, not sent (last error: ${this.#health.reason(host) ?? 'unknown'})`,
+        { url },
+      ),
+    );
+  }
+
+  /**
+   * Nothing else is left to fetch: hosts that never answered in this run are given
+   * up at once (a dead seed ends the crawl now, not after `deadAfterMs`), and their
+   * held URLs returned to be failed; hosts that answered before are still waited for.
+   */
+  giveUp(): ClaimedUrl[] {
+    const out: ClaimedUrl[] = [];
+    for (const [host, list] of this.#held) {
+      if (this.#health.answered(host)) continue;
+      this.#health.giveUp(host);
+      out.push(...list);
+      this.#size -= list.length;
+      this.#held.delete(host);
+    }
+    return out;
+  }
+
+  /** Every held URL, taken out (the run is stopping: they go back to waiting). */
+  drain(): ClaimedUrl[] {
+    const out = [...this.#held.values()].flat();
+    this.#held.clear();
+    this.#size = 0;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    return out;
+  }
+
+  counts(): { parked: number; dead: number; held: number } {
+    return { ...this.#health.counts(), held: this.#size };
+  }
+
+  #hold(host: string, c: ClaimedUrl): void {
+    let list = this.#held.get(host);
+    if (list === undefined) {
+      list = [];
+      this.#held.set(host, list);
+    }
+    list.push(c);
+    this.#size++;
+  }
+
+  /** A timer for the next probe, so that the crawl wakes when a host is due. */
+  #arm(now: number): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    const at = this.#health.nextProbeAt();
+    this.#nextAt = at ?? Number.POSITIVE_INFINITY;
+    if (at === undefined || this.#size === 0) return;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = null;
+        this.#wake();
+      },
+      Math.max(0, at - now) + 5,
+    );
+    this.#timer.unref?.();
+  }
+}
