@@ -43,6 +43,9 @@ export const crawlFlagsHelp = `  --threshold R|iterative|adaptive
   --seed-val V                 tunnel: the seeds' Val (default 100)
   --tunnel-factor R            tunnel: Val factor below the threshold, in (0, 1) (default 0.5)
   --tunnel-steps N             tunnel: times the factor may apply along a path (default 4)
+  --explore-steps N            best-first: discarded pages in a row whose links are still
+                               followed, behind kept pages' links (default 2; 0: DESIGN 1.1's
+                               strict gate, a discarded page's links never followed)
   --queues N                   multi-queue: number of queues (default 4)
   --max-pages N                stop when the store holds N pages fetched (responses received,
                                all runs; redirects, robots refusals, unreachable hosts and
@@ -99,6 +102,7 @@ export const crawlFlags: FlagSpec = {
   'seed-val': { type: 'string' },
   'tunnel-factor': { type: 'string' },
   'tunnel-steps': { type: 'string' },
+  'explore-steps': { type: 'string' },
   queues: { type: 'string' },
   'max-pages': { type: 'string' },
   'max-depth': { type: 'string' },
@@ -174,6 +178,7 @@ function strategyOptionsFromFlags(
     seedVal: 'seed-val',
     tunnelFactor: 'tunnel-factor',
     tunnelSteps: 'tunnel-steps',
+    exploreSteps: 'explore-steps',
     queues: 'queues',
     rankBufferPages: 'rank-buffer',
     damping: 'damping',

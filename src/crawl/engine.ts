@@ -26,6 +26,9 @@ import { SitemapFeed } from './sitemap-feed.js';
 import type { CrawlEvents, CrawlRunRecord, CrawlSummary, PageEvent, StopReason } from './types.js';
 import { META_RUNS, REFUSED_CODES } from './types.js';
 
+/** Claimed URLs kept per host beyond its free fetch slots (the rest go back to waiting). */
+const HOST_BACKLOG = 1;
+
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
 
 export class Engine {
@@ -83,7 +86,8 @@ export class Engine {
     });
     this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
     this.#concurrency = o.fetcher.concurrency ?? 16;
-    this.#claimBatch = Math.max(64, Math.min(this.#concurrency * 8, 1024));
+    // Claims stay small: the frontier's order is only as fresh as the last claim.
+    this.#claimBatch = Math.max(8, Math.min(this.#concurrency * 2, 1024));
     this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1, o.domainDiversity);
     this.#keeper = new RuleKeeper(o, s, strategy, inScope);
     this.#rules = this.#keeper.rules;
@@ -178,6 +182,7 @@ export class Engine {
       while (this.#active > 0) await this.#wake.wait();
       await this.#flush();
       this.#throwCommitError();
+      await this.#reclaimPending;
       this.#reclaim.push(...[...this.#dispatch.drain(), ...this.#settle.drain()].map((c) => c.url));
       if (this.#reclaim.length > 0) {
         const n = await store.reclaim(this.#reclaim);
@@ -264,20 +269,52 @@ export class Engine {
    * Keeps the dispatch queue filled from the store, in the background: fetches go
    * on starting while the store (perhaps busy with a commit) answers the claim.
    */
+  /** Claimed URLs that would only wait: back to waiting, to be claimed again in order. */
+  #putBack(urls: ClaimedUrl[]): void {
+    if (urls.length === 0) return;
+    for (const c of urls) this.#rules.seen.requeued(c.url, c.priority);
+    this.#reclaimPending = this.#reclaimPending
+      .then(() => this.#s.store.reclaim(urls.map((c) => c.url)))
+      .then(
+        (n) => {
+          this.#counts.processing -= n;
+          this.#counts.waiting += n;
+        },
+        (e: unknown) => {
+          this.#commitError ??= e;
+          this.stop('stopped');
+        },
+      );
+  }
+  #reclaimPending: Promise<void> = Promise.resolve();
+  /** A commit or an ended fetch since the last claim: a claim may find something new. */
+  #claimUseful = true;
+
   #refill(budget: number): void {
     if (this.#claiming !== null || this.#dry || budget <= 0) return;
     if (this.#dispatch.size >= this.#claimBatch / 2) return;
+    // Nothing new since the last claim: wait for a commit or an ended fetch (never
+    // while nothing is in flight, so that the crawl cannot stall).
+    if (!this.#claimUseful && (this.#active > 0 || this.#dispatch.size > 0)) return;
     const n = Math.min(this.#claimBatch - this.#dispatch.size, budget);
     this.#claimingCount = n;
-    this.#claiming = this.#claim(n)
+    // Anything that happens from now on (a commit, an ended fetch) makes the next claim useful.
+    this.#claimUseful = false;
+    // Outcomes not committed yet hold links the claim should see: commit them first.
+    const fresh = this.#pending.length > 0;
+    this.#claiming = (fresh ? this.#flush().then(() => this.#claim(n)) : this.#claim(n))
       .then(
         (got) => {
           this.#counts.waiting -= got.length;
           this.#counts.processing += got.length;
+          for (const c of got) this.#rules.seen.claimed(c.url);
           if (got.length > 0) {
             const { send, records } = this.#settle.claimed(got);
             this.#dispatch.push(send);
             for (const r of records) this.#record(r);
+            // URLs that would only wait behind their host's fetches go back to waiting,
+            // so that better links found meanwhile pass them.
+            this.#putBack(this.#dispatch.trim(HOST_BACKLOG));
           } else this.#dry = true;
         },
         (e: unknown) => {
@@ -315,6 +352,7 @@ export class Engine {
 
   #done(c: ClaimedUrl, res: FetchResult | null, err: unknown): void {
     this.#active--;
+    this.#claimUseful = true;
     this.#dispatch.release(c.url);
     try {
       if (res !== null) this.#run.bytes += res.bytes;
@@ -350,6 +388,8 @@ export class Engine {
     }
     this.#pending.push(r.outcome);
     this.#pendingEvents.push(r.event);
+    // The next claim commits it first: its links (or its freed place) count.
+    this.#claimUseful = true;
   }
 
   /** Commits pending outcomes (one commit at a time); resolves when they are stored. */
@@ -379,6 +419,7 @@ export class Engine {
           this.#counts.waiting += e.newUrls;
         }
         this.#dry = false;
+        this.#claimUseful = true;
         this.#settle.committed(events);
         for (const e of events) this.#emit('page', e);
         await this.#keeper.afterCommit(this.#fetchedTotal);

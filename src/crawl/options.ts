@@ -40,6 +40,7 @@ export const strategyOptionsSchema = z.strictObject({
   tunnelFactor: unit.optional(),
   /** Tunnel: times r may apply along a path. @default 4 */
   tunnelSteps: z.number().int().min(0).optional(),
+  exploreSteps: z.number().int().min(0).max(100).optional(),
   /** Multi-queue: number of queues. @default 4 */
   queues: z.number().int().min(1).max(64).optional(),
   /** PageRank: fetched pages between two recomputations. @default 1000 */

@@ -188,16 +188,24 @@ export function pageOutcome(
       // Anchors are slices of the page's text: copies keep it from living on with them.
       const anchor = l.anchor ? detach(l.anchor) : null;
       links.push({ url: l.url, anchor });
-      if (l.nofollow || !deepEnough || !rules.inScope(l.url) || rules.seen.has(l.url)) continue;
+      if (l.nofollow || !deepEnough) continue;
+      // The best priority this run sent the URL with; a link seen again on a better
+      // path is sent again (the store raises its priority); claimed URLs never.
+      const sent = rules.seen.sent(l.url);
+      if (sent === Number.POSITIVE_INFINITY || !rules.inScope(l.url)) continue;
       const context = l.context || l.anchor;
       const score =
         linkScore === undefined
           ? textScore
           : () => linkScore({ url: l.url, anchor: l.anchor, context, title }, claimed.url);
-      const s = rules.strategy.link(parent, { anchor: l.anchor, context: l.context }, score);
+      const s = rules.strategy.link(
+        parent,
+        { anchor: l.anchor, context: l.context, url: l.url },
+        score,
+      );
       // A link left out now may be found again on a better path.
-      if (s === null) continue;
-      rules.seen.addChecked();
+      if (s === null || (sent !== undefined && !(s.priority > sent + 1e-6))) continue;
+      rules.seen.addChecked(s.priority);
       const item: NewUrl = {
         url: l.url,
         depth,

@@ -12,6 +12,8 @@ import { hostOf, registrableDomainOfHost } from '../url/index.js';
 
 export interface Dispatchable {
   url: string;
+  /** Higher is taken sooner; items without one keep their arrival order. */
+  priority?: number;
 }
 
 interface Entry<T> {
@@ -40,12 +42,48 @@ export class HostDispatch<T extends Dispatchable> {
     return this.#items.length;
   }
 
+  /** Adds items, kept in priority order (highest first, ties in arrival order). */
   push(items: readonly T[]): void {
+    const list = this.#items;
     for (const item of items) {
       const host = hostOf(item.url) ?? '';
       const domain = this.#diversity > 1 ? (registrableDomainOfHost(host) ?? host) : host;
-      this.#items.push({ item, host, domain });
+      const e = { item, host, domain };
+      const p = item.priority;
+      const last = list[list.length - 1];
+      if (p === undefined || last === undefined || (last.item.priority ?? p) >= p) {
+        list.push(e);
+        continue;
+      }
+      // Binary search for the first entry of lower priority.
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (((list[mid] as Entry<T>).item.priority ?? p) >= p) lo = mid + 1;
+        else hi = mid;
+      }
+      list.splice(lo, 0, e);
     }
+  }
+
+  /**
+   * Removes and returns the items beyond the best `keep` of each host that has no
+   * free slot now, lowest last: claimed URLs that would wait behind their host's
+   * fetches, while better URLs may be found meanwhile (the caller puts them back).
+   */
+  trim(keep: number): T[] {
+    const seen = new Map<string, number>();
+    const kept: Entry<T>[] = [];
+    const out: T[] = [];
+    for (const e of this.#items) {
+      const n = (seen.get(e.host) ?? 0) + 1;
+      seen.set(e.host, n);
+      if (n > keep + Math.max(0, this.#perHost - (this.#active.get(e.host) ?? 0))) out.push(e.item);
+      else kept.push(e);
+    }
+    this.#items = kept;
+    return out;
   }
 
   /**

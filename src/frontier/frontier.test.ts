@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  bestFirst,
   breadthFirst,
   claimFromQueues,
   createStrategy,
@@ -28,36 +27,77 @@ const scorer: TextScorer = (t) => Number(t) || 0;
 const text = (anchor: number | '', context: number | '' = '') => ({
   anchor: String(anchor),
   context: String(context),
+  url: 'http://a.test/',
 });
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 
-test('best-first priority: mean of the page standing and link context relevance', () => {
-  const cases: [parentRelevance: number, context: number, expected: number][] = [
-    [0, 0, 0],
-    [1, 1, 1],
-    [0.8, 0, 0.4],
-    [0, 0.6, 0.3],
-    [0.5, 0.3, 0.4],
+test('best-first priority: the page standing and the link evidence (anchor, URL words, context)', () => {
+  const bf = createStrategy('best-first');
+  /** Scores 1 for text naming the topic word, 0 otherwise. */
+  const topic: TextScorer = (t) => (/\btopic\b/.test(t) ? 1 : 0);
+  const link = (anchor: string, context: string, url = 'http://a.test/page') => ({
+    anchor,
+    context,
+    url,
+  });
+  // [page, anchor, context, url, priority]: standing ½ + ½·relevance when kept,
+  // ½·relevance/threshold below it; evidence ½·(anchor + URL words) + ½·context.
+  const cases: [Partial<ParentInfo>, string, string, string, number][] = [
+    [{ kept: true, relevance: 1 }, 'topic', 'topic here', 'http://a.test/x', 1],
+    [{ kept: true, relevance: 0 }, '', '', 'http://a.test/x', 0.25],
+    [{ kept: true, relevance: 0.6 }, '', '', 'http://a.test/x', 0.4],
+    [{ kept: true, relevance: 0.6 }, 'next', 'next', 'http://a.test/topic.html', 0.65],
+    [{ kept: true, relevance: 0.6 }, 'topic', '', 'http://a.test/x', 0.9],
+    [{ relevance: 0.05 }, '', 'the topic', 'http://a.test/x', 0.375],
+    [{ relevance: 0 }, '', '', 'http://a.test/x', 0],
+    [{ relevance: 0.3 }, '', '', 'http://a.test/x', 0.25],
   ];
-  for (const [relevance, ctx, expected] of cases) {
-    // An irrelevant seed stands at its relevance…
-    const s = bestFirst.link(parent({ relevance, isSeed: true }), text('', ctx), scorer);
-    assert.ok(s && near(s.priority, expected), `${relevance}, ${ctx} → ${s?.priority}`);
-    // …a kept page at 1, whatever its relevance.
-    const k = bestFirst.link(parent({ relevance, kept: true }), text('', ctx), scorer);
-    assert.ok(k && near(k.priority, 0.5 + 0.5 * ctx), `kept ${relevance}, ${ctx} → ${k?.priority}`);
+  for (const [p, anchor, context, url, expected] of cases) {
+    const s = bf.link(parent(p), link(anchor, context, url), topic);
+    assert.ok(
+      s && near(s.priority, expected),
+      `${JSON.stringify(p)} ${anchor}|${context}|${url} → ${s?.priority}`,
+    );
   }
-  // Among a kept page's links the anchor/context decides, not how relevant the page is.
-  const fromVeryRelevant = bestFirst.link(parent({ relevance: 0.9, kept: true }), text(0), scorer);
-  const fromRelevant = bestFirst.link(parent({ relevance: 0.3, kept: true }), text(0.2), scorer);
-  assert.ok(fromRelevant && fromVeryRelevant && fromRelevant.priority > fromVeryRelevant.priority);
-  // The context is scored when there is one, else the anchor.
-  assert.equal(bestFirst.link(parent(), text(0.4, ''), scorer)?.priority, 0.2);
-  assert.equal(bestFirst.link(parent(), text(0.4, 0.8), scorer)?.priority, 0.4);
+  // A kept page's links go before a discarded page's, whatever the evidence.
+  const kept = bf.link(parent({ kept: true, relevance: 0.1 }), link('', ''), topic);
+  const discarded = bf.link(parent({ relevance: 0.09 }), link('topic', 'topic'), topic);
+  assert.ok(kept && discarded && kept.priority > discarded.priority - 0.5);
+  // The more relevant of two kept pages' plain links go first (a tie-break that matters).
+  const a = bf.link(parent({ kept: true, relevance: 0.7 }), link('', ''), topic);
+  const b = bf.link(parent({ kept: true, relevance: 0.2 }), link('', ''), topic);
+  assert.ok(a && b && a.priority > b.priority);
 });
 
-test('bfs, best-first, dfs, multi-queue follow kept pages and seeds only', () => {
-  for (const s of [bestFirst, breadthFirst, depthFirst, createStrategy('multi-queue')]) {
+test('best-first explores below the threshold for exploreSteps discarded pages in a row', () => {
+  const topic: TextScorer = () => 0;
+  const u = { anchor: '', context: '', url: 'http://a.test/' };
+  // [exploreSteps, parent kept, parent value, follows, child value]
+  const cases: [number, boolean, number, boolean, number][] = [
+    [2, true, 0, true, 0],
+    [2, false, 0, true, 1],
+    [2, false, 1, true, 2],
+    [2, false, 2, false, 3],
+    [0, false, 0, false, 1],
+    [0, true, 5, true, 0],
+  ];
+  for (const [exploreSteps, kept, value, follows, child] of cases) {
+    const bf = createStrategy('best-first', { exploreSteps });
+    const p = parent({ kept, value });
+    assert.equal(bf.follows(p), follows, `${exploreSteps} ${kept} ${value}`);
+    assert.equal(bf.link(p, u, topic)?.value, child);
+  }
+  assert.equal(createStrategy('best-first').follows(parent({ isSeed: true, value: 9 })), true);
+  assert.equal(DEFAULT_STRATEGY_OPTIONS.exploreSteps, 2);
+});
+
+test('bfs, dfs and the strict gate follow kept pages and seeds only', () => {
+  for (const s of [
+    createStrategy('best-first', { exploreSteps: 0 }),
+    breadthFirst,
+    depthFirst,
+    createStrategy('multi-queue', { exploreSteps: 0 }),
+  ]) {
     assert.equal(s.follows(parent({ kept: true })), true, s.name);
     assert.equal(s.follows(parent({ isSeed: true })), true, s.name);
     assert.equal(s.follows(parent({ value: 99 })), false, s.name);
@@ -129,7 +169,7 @@ test('tunnelling: Val inherited above the threshold, multiplied by r below, orde
 });
 
 test('strategies by name', () => {
-  assert.equal(strategyByName('best-first'), bestFirst);
+  assert.equal(strategyByName('best-first')?.name, 'best-first');
   assert.equal(strategyByName('bfs'), breadthFirst);
   assert.equal(strategyByName('dfs'), depthFirst);
   assert.equal(strategyByName('tunnel')?.name, 'tunnel');
@@ -210,4 +250,29 @@ test('multi-queue claims: equal shares, interleaved, never more than asked', asy
   // Two for three queues: one each for the first two (empty), then the whole frontier.
   assert.deepEqual(await claimFromQueues(claim, 2, 3), ['c3']);
   assert.deepEqual(asked, [1, 1, -2]);
+});
+
+test('dispatch: priority order across pushes; trim keeps the best per busy host', () => {
+  const d = new HostDispatch<{ url: string; priority: number }>(1);
+  d.push([
+    { url: 'http://a.test/1', priority: 0.5 },
+    { url: 'http://a.test/2', priority: 0.4 },
+    { url: 'http://b.test/1', priority: 0.3 },
+  ]);
+  // A later claim's better URLs pass the earlier ones; ties keep their arrival order.
+  d.push([
+    { url: 'http://a.test/3', priority: 0.9 },
+    { url: 'http://c.test/1', priority: 0.5 },
+  ]);
+  assert.equal(d.take()?.url, 'http://a.test/3');
+  // a.test is busy: the best of its waiting URLs stays, the others go back.
+  assert.deepEqual(
+    d.trim(1).map((x) => x.url),
+    ['http://a.test/2'],
+  );
+  assert.equal(d.take()?.url, 'http://c.test/1');
+  assert.equal(d.take()?.url, 'http://b.test/1');
+  assert.equal(d.take(), undefined);
+  d.release('http://a.test/3');
+  assert.equal(d.take()?.url, 'http://a.test/1');
 });

@@ -20,6 +20,7 @@ export const DEFAULT_STRATEGY_OPTIONS: Readonly<StrategyOptions> = {
   queues: 4,
   rankBufferPages: 1000,
   damping: 0.8,
+  exploreSteps: 2,
 };
 
 export const STRATEGY_NAMES = [
@@ -47,7 +48,7 @@ export function createStrategy(
   }
   switch (name) {
     case 'best-first':
-      return bestFirst;
+      return bestFirst(o);
     case 'bfs':
       return breadthFirst;
     case 'dfs':

@@ -29,6 +29,8 @@ export interface LinkText {
   anchor: string;
   /** The words around the link (anchor included); may be ''. */
   context: string;
+  /** The link's canonical URL (its words are evidence too: `urlWords`). */
+  url: string;
 }
 
 /** Scores a piece of text against the topic, in [0, 1]. */
@@ -80,6 +82,12 @@ export interface StrategyOptions {
   rankBufferPages: number;
   /** PageRank: damping d (DESIGN 1.1). @default 0.8 */
   damping: number;
+  /**
+   * Best-first: how many discarded pages in a row a path may cross; their links are
+   * followed, after the links of kept pages. 0 is DESIGN 1.1's strict gate (a
+   * discarded page's links are never followed). @default 2
+   */
+  exploreSteps: number;
 }
 
 /** Kept pages and seeds: the pages whose links every strategy follows. */

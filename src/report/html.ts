@@ -1,6 +1,8 @@
 // The report page: header, statistics, charts and tables, as one self-contained
 // HTML document (inline CSS and SVG, no script, nothing loaded from elsewhere).
 // Pure: gathered data in, markup out. Text from the web is always escaped.
+
+import { URL_STATES } from '../store/index.js';
 import {
   COLORS,
   harvestChart,
@@ -174,9 +176,7 @@ function statistics(d: ReportData): string {
     .map(([k, v, note]) => `<tr><th>${k}</th>${v}<td class="u">${e(note)}</td></tr>`)
     .join('');
   const c = s.counts;
-  const states = (['waiting', 'processing', 'complete', 'discard', 'error'] as const)
-    .map((k) => `<div><b>${formatCount(c[k])}</b>${k}</div>`)
-    .join('');
+  const states = URL_STATES.map((k) => `<div><b>${formatCount(c[k])}</b>${k}</div>`).join('');
   return `<section id="stats"><h2>Statistics</h2><table class="stats">${table}</table><h3>URLs per state</h3><div class="states">${states}</div>${runs(d)}</section>`;
 }
 

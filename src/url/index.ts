@@ -16,3 +16,4 @@ export {
   SEED_DEPTH,
   scopeOptionsSchema,
 } from './scope.js';
+export { urlWords } from './words.js';

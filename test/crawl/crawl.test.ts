@@ -74,7 +74,7 @@ function keyOf(url: string): string {
   return `${u.hostname}${u.pathname}${u.search}`;
 }
 
-test('discarded pages are fetched but their links never are; each URL is in one state', async () => {
+test('strict gate: discarded pages are fetched but their links never are; each URL is in one state', async () => {
   web.clearLog();
   const dir = newDir();
   const s = await crawl({
@@ -82,6 +82,8 @@ test('discarded pages are fetched but their links never are; each URL is in one 
     topic: zh.topic,
     seeds: zh.seeds,
     maxPages: 300,
+    // DESIGN 1.1's gate (the default explores two discarded pages deep).
+    strategyOptions: { exploreSteps: 0 },
     fetcher: fetcher(),
   });
   assert.equal(s.stopReason, 'max-pages');
@@ -260,10 +262,23 @@ test('per-host delay and Crawl-delay hold between all requests of a crawl', asyn
 test('a spider trap stays bounded: by relevance when focused, by depth when plain', async () => {
   const seed = 'http://trap.test/calendar/2024/06';
   let dir = newDir();
-  let s = await crawl({ store: dir, topic: zh.topic, seeds: [seed], fetcher: fetcher() });
+  const gate = { exploreSteps: 0 };
+  let s = await crawl({
+    store: dir,
+    topic: zh.topic,
+    seeds: [seed],
+    strategyOptions: gate,
+    fetcher: fetcher(),
+  });
   assert.equal(s.stopReason, 'exhausted');
   assert.equal(s.run.complete, 0);
   assert.ok(s.run.fetched <= 6, `focused: ${s.run.fetched} trap pages`); // the seed and its links
+  // The default explores two irrelevant pages deep, and no further: still bounded.
+  dir = newDir();
+  s = await crawl({ store: dir, topic: zh.topic, seeds: [seed], fetcher: fetcher() });
+  assert.equal(s.stopReason, 'exhausted');
+  assert.equal(s.run.complete, 0);
+  assert.ok(s.run.fetched <= 60, `focused, exploring: ${s.run.fetched} trap pages`);
   dir = newDir();
   s = await crawl({
     store: dir,

@@ -60,9 +60,11 @@ async function measure(
 }
 
 // [topic, least margin of the learned topic's harvest rate over the hand-written one's]
+// (With the strict gate the hand-written astronomy topic harvested 3 points below the
+// learned one; the default best-first now reaches 100% with both.)
 const CASES: [string, number][] = [
   ['monitor', -0.01],
-  ['astronomy', 0.03],
+  ['astronomy', -0.01],
 ];
 for (const [id, margin] of CASES) {
   test(`${id}: a learned topic harvests at least as well as the hand-written one`, async () => {

@@ -7,5 +7,5 @@ import { bestFirst } from './best-first.js';
  * alike, so a long run of one region's URLs cannot hold the others back.
  */
 export function multiQueue(o: StrategyOptions): LinkStrategy & { queues: number } {
-  return { ...bestFirst, name: 'multi-queue', queues: o.queues };
+  return { ...bestFirst(o), name: 'multi-queue', queues: o.queues };
 }
