@@ -137,10 +137,6 @@ export class HostParking {
     return out;
   }
 
-  counts(): { parked: number; dead: number; held: number } {
-    return { ...this.#health.counts(), held: this.#size };
-  }
-
   #hold(host: string, c: ClaimedUrl): void {
     let list = this.#held.get(host);
     if (list === undefined) {

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type CrawlOptionsInput, crawl } from '../../src/crawl/index.js';
 import { InvalidOptionError } from '../../src/errors/index.js';
-import { openStore, type Store, type UrlRecord } from '../../src/store/index.js';
+import type { UrlRecord } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { all, inStore } from '../store-read.js';
 
 let web: TestWeb;
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-crawl-'));
@@ -37,21 +38,6 @@ function fetcher(extra: Record<string, unknown> = {}) {
 
 function newDir(): string {
   return join(root, `c${++n}`);
-}
-
-async function inStore<T>(dir: string, fn: (s: Store) => Promise<T>): Promise<T> {
-  const s = await openStore(dir, { readonly: true });
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
-
-async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
 }
 
 /** Page requests of the test web's log (robots.txt aside), as `host/path`. */

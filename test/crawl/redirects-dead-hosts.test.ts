@@ -9,7 +9,6 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openStore, type Store } from '../../src/store/index.js';
 import {
   DEAD_HOSTS,
   DEAD_LINKS,
@@ -21,6 +20,7 @@ import {
   type TestWeb,
 } from '../../src/testweb/index.js';
 import { runCli } from '../run-cli.js';
+import { all, inStore } from '../store-read.js';
 
 let web: TestWeb;
 /** A server whose robots.txt is missing and whose pages never answer (counted). */
@@ -54,21 +54,6 @@ after(async () => {
   await web.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-async function inStore<T>(dir: string, fn: (s: Store) => Promise<T>): Promise<T> {
-  const s = await openStore(dir, { readonly: true });
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
-
-async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
 
 function crawl(seed: string, ...extra: string[]) {
   const store = join(root, `s${++n}`);
