@@ -5,7 +5,7 @@
 // server's log. Needs `npm run build` first (or --cli src).
 //
 //   node --import tsx bench/realweb.ts [--topics a,b] [--configs 'default;tunnel;x:--strategy best-first --threshold 0.2']
-//       [--pages 3000] [--out FILE.md] [--json FILE] [--cli dist|src] [--store-stats] [--keep]
+//       [--pages 3000] [--out FILE.md] [--json FILE] [--cli dist|src] [--store-stats] [--keep] [--trace DIR]
 //   node --import tsx bench/realweb.ts --render a.json,b.json    (tables of earlier runs, merged)
 //
 // A configuration is a preset (default, best-first, bfs, dfs, fish, shark, tunnel,
@@ -14,7 +14,8 @@
 // `topic learn` and the model trained by `train` from 5 labelled and 10 other pages.
 // --sites git,postgresql serves only those sites; --store-stats also counts each
 // focuscrawl store's outcomes; --keep keeps the stores (the work dir is printed);
-// --idle-ms N stops a focuscrawl run after N ms without a request (default 30000).
+// --idle-ms N stops a focuscrawl run after N ms without a request (default 30000);
+// --trace DIR writes each run's requests in order to DIR/<topic>.<config>.tsv.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runBench } from './realweb/bench.js';
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     render: { type: 'string' },
     'idle-ms': { type: 'string' },
     keep: { type: 'boolean', default: false },
+    trace: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -64,6 +66,7 @@ try {
     keepStores: values.keep,
     ...(values['idle-ms'] ? { idleMs: Number(values['idle-ms']) } : {}),
     ...(values.sites ? { sites: values.sites.split(',') } : {}),
+    ...(values.trace ? { traceDir: values.trace } : {}),
   });
 } catch (e) {
   process.stderr.write(`realweb: ${(e as Error).stack ?? e}\n`);

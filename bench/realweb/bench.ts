@@ -1,7 +1,7 @@
 // The benchmark: serves the sites, then for each topic runs every configuration one
 // after another from the portal home page, each with the same budget of fetches, and
 // reads its figures from the server's log.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -16,7 +16,7 @@ import {
 } from './focuscrawl.js';
 import { figures, type RunFigures } from './metrics.js';
 import { referenceCrawl } from './reference.js';
-import { startServer } from './server.js';
+import { type LogEntry, startServer } from './server.js';
 import { availableSites, PORTAL_HOST, siteById } from './sites.js';
 import { labelsOf, TOPICS, type TopicDef, topicById, topicFile, topicPath } from './topics.js';
 
@@ -32,6 +32,8 @@ export interface BenchOptions {
   keepStores?: boolean;
   /** Stop a focuscrawl run after this long without a request (default IDLE_MS). */
   idleMs?: number;
+  /** Write each run's requests, in arrival order, to `DIR/<topic>.<config>.tsv`. */
+  traceDir?: string;
   log?: (line: string) => void;
 }
 
@@ -86,6 +88,26 @@ export function examples(
     if (u) negative.push(u);
   }
   return { positive, negative };
+}
+
+/** One line per counted request: its number, host, path, status and R when it served a labelled page. */
+function writeTrace(
+  dir: string,
+  topic: string,
+  config: string,
+  log: readonly LogEntry[],
+  labelled: ReadonlySet<string>,
+  budget: number,
+) {
+  mkdirSync(dir, { recursive: true });
+  const lines = log
+    .filter((e) => e.counted)
+    .slice(0, budget)
+    .map(
+      (e, i) =>
+        `${i + 1}\t${e.host}\t${e.path}\t${e.status}\t${e.status === 200 && e.file && labelled.has(e.file) ? 'R' : ''}`,
+    );
+  writeFileSync(join(dir, `${topic}.${config}.tsv`), `${lines.join('\n')}\n`);
 }
 
 export async function runBench(o: BenchOptions): Promise<BenchResult> {
@@ -189,6 +211,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
         }
         run.wallMs = Math.round(performance.now() - t0);
         run.figures = figures(web.log, labelled, o.budget, siteById(t.site).host);
+        if (o.traceDir) writeTrace(o.traceDir, t.id, c.name, web.log, labelled, o.budget);
         tr.runs.push(run);
         const f = run.figures;
         log(

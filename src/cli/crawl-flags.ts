@@ -46,10 +46,20 @@ export const crawlFlagsHelp = `  --threshold R|iterative|adaptive
   --explore-steps N            best-first: discarded pages in a row whose links are still
                                followed, behind kept pages' links (default 2; 0: DESIGN 1.1's
                                strict gate, a discarded page's links never followed)
+  --sibling-window N           best-first: a judged page lends its relevance to the links up
+                               to N places from its own on the page that linked it, in its
+                               directory (default 1; 0: off)
+  --sibling-decay D            best-first: decay of that loan per place beyond the first
+                               (default 0.8)
   --queues N                   multi-queue: number of queues (default 4)
   --max-pages N                stop when the store holds N pages fetched (responses received,
                                all runs; redirects, robots refusals, unreachable hosts and
                                other failures without a response do not count)
+  --priority-gap G|none        start a fetch only for URLs within G of the best priority
+                               waiting or being fetched, so that a busy host's better URLs
+                               are not passed by worse ones elsewhere (default 0 with
+                               --max-pages, where pages are the budget, unless --threshold 0
+                               keeps every page; none otherwise)
   --max-depth N                do not queue links deeper than N (seeds: 0)
   --duration D                 stop this run after D (90s, 15m, 2h, 1h30m)
   --scope MODE                 same-host | same-domain | any (default any): hosts the seeds admit
@@ -103,8 +113,11 @@ export const crawlFlags: FlagSpec = {
   'tunnel-factor': { type: 'string' },
   'tunnel-steps': { type: 'string' },
   'explore-steps': { type: 'string' },
+  'sibling-window': { type: 'string' },
+  'sibling-decay': { type: 'string' },
   queues: { type: 'string' },
   'max-pages': { type: 'string' },
+  'priority-gap': { type: 'string' },
   'max-depth': { type: 'string' },
   duration: { type: 'string' },
   scope: { type: 'string' },
@@ -179,6 +192,8 @@ function strategyOptionsFromFlags(
     tunnelFactor: 'tunnel-factor',
     tunnelSteps: 'tunnel-steps',
     exploreSteps: 'explore-steps',
+    siblingWindow: 'sibling-window',
+    siblingDecay: 'sibling-decay',
     queues: 'queues',
     rankBufferPages: 'rank-buffer',
     damping: 'damping',
@@ -274,6 +289,15 @@ export function crawlRunOptionsFromFlags(p: Parsed, cmd: string): Omit<CrawlOpti
   const strategyOptions = strategyOptionsFromFlags(p, cmd);
   if (Object.keys(strategyOptions).length > 0) o.strategyOptions = strategyOptions;
   set('maxPages', positive(p, 'max-pages', cmd));
+  const gap = str(p, 'priority-gap');
+  if (gap !== undefined) {
+    const g = Number(gap);
+    if (gap !== 'none' && (gap.trim() === '' || !Number.isFinite(g) || g < 0))
+      throw new CliUsageError(
+        `focuscrawl ${cmd}: --priority-gap must be a number ≥ 0 or "none", got "${gap}"`,
+      );
+    o.priorityGap = gap === 'none' ? 'none' : g;
+  }
   set('maxDepth', int(p, 'max-depth', cmd));
   set('durationMs', duration(p, 'duration', cmd));
   set('scope', oneOf(p, 'scope', ['same-host', 'same-domain', 'any'] as const, cmd));

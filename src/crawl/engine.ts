@@ -29,6 +29,17 @@ import { META_RUNS, REFUSED_CODES } from './types.js';
 /** Claimed URLs kept per host beyond its free fetch slots (the rest go back to waiting). */
 const HOST_BACKLOG = 1;
 
+/**
+ * The dispatch's priority gap (options.ts `priorityGap`): 0 under a page budget when
+ * pages may be discarded, else none (a crawl that keeps every page, threshold 0, has
+ * nothing to save by waiting for the best host).
+ */
+function priorityGap(o: CrawlOptions, s: Setup): number {
+  const keepsAll = s.threshold.kind === 'fixed' && s.threshold.value <= 0;
+  const gap = o.priorityGap ?? (o.maxPages === undefined || keepsAll ? 'none' : 0);
+  return gap === 'none' ? Number.POSITIVE_INFINITY : gap;
+}
+
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
 
 export class Engine {
@@ -88,7 +99,11 @@ export class Engine {
     this.#concurrency = o.fetcher.concurrency ?? 16;
     // Claims stay small: the frontier's order is only as fresh as the last claim.
     this.#claimBatch = Math.max(8, Math.min(this.#concurrency * 2, 1024));
-    this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency ?? 1, o.domainDiversity);
+    this.#dispatch = new HostDispatch(
+      o.fetcher.perHostConcurrency ?? 1,
+      o.domainDiversity,
+      priorityGap(o, s),
+    );
     this.#keeper = new RuleKeeper(o, s, strategy, inScope);
     this.#rules = this.#keeper.rules;
     this.#sitemaps = SitemapFeed.create(o, s, this.#fetcher, inScope, this.#rules.linkText, {
@@ -290,21 +305,39 @@ export class Engine {
   /** A commit or an ended fetch since the last claim: a claim may find something new. */
   #claimUseful = true;
 
-  #refill(budget: number): void {
-    if (this.#claiming !== null || this.#dry || budget <= 0) return;
-    if (this.#dispatch.size >= this.#claimBatch / 2) return;
-    // Nothing new since the last claim: wait for a commit or an ended fetch (never
-    // while nothing is in flight, so that the crawl cannot stall).
-    if (!this.#claimUseful && (this.#active > 0 || this.#dispatch.size > 0)) return;
-    const n = Math.min(this.#claimBatch - this.#dispatch.size, budget);
+  #refill(spare: number): void {
+    if (this.#claiming !== null) return;
+    let budget = spare;
+    if (budget <= 0 && this.#dispatch.awaitsClaim && this.#dispatch.size > 0) {
+      // The budget is held by URLs worse than links just found: those take their place.
+      this.#putBack(this.#dispatch.drain());
+      budget = this.#budget();
+    }
+    if (budget <= 0) {
+      this.#dispatch.forgetPromise();
+      return;
+    }
+    // Links found beat every URL here (under a priority gap): claim them now.
+    if (!this.#dispatch.awaitsClaim) {
+      if (this.#dry || this.#dispatch.size >= this.#claimBatch / 2) return;
+      // Nothing new since the last claim: wait for a commit or an ended fetch (never
+      // while nothing is in flight, so that the crawl cannot stall).
+      if (!this.#claimUseful && (this.#active > 0 || this.#dispatch.size > 0)) return;
+    }
+    const n = Math.min(
+      Math.max(this.#claimBatch - this.#dispatch.size, this.#claimBatch / 2),
+      budget,
+    );
     this.#claimingCount = n;
     // Anything that happens from now on (a commit, an ended fetch) makes the next claim useful.
     this.#claimUseful = false;
+    this.#dispatch.claimStarted();
     // Outcomes not committed yet hold links the claim should see: commit them first.
     const fresh = this.#pending.length > 0;
     this.#claiming = (fresh ? this.#flush().then(() => this.#claim(n)) : this.#claim(n))
       .then(
         (got) => {
+          this.#dispatch.claimLanded();
           this.#counts.waiting -= got.length;
           this.#counts.processing += got.length;
           for (const c of got) this.#rules.seen.claimed(c.url);
@@ -318,6 +351,7 @@ export class Engine {
           } else this.#dry = true;
         },
         (e: unknown) => {
+          this.#dispatch.claimLanded();
           this.#commitError ??= e;
           this.stop('stopped');
         },
@@ -388,6 +422,8 @@ export class Engine {
     }
     this.#pending.push(r.outcome);
     this.#pendingEvents.push(r.event);
+    const found = (r.outcome.result as { newUrls?: readonly { priority: number }[] }).newUrls;
+    if (found !== undefined) for (const n of found) this.#dispatch.promise(n.priority);
     // The next claim commits it first: its links (or its freed place) count.
     this.#claimUseful = true;
   }

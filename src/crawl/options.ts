@@ -40,7 +40,12 @@ export const strategyOptionsSchema = z.strictObject({
   tunnelFactor: unit.optional(),
   /** Tunnel: times r may apply along a path. @default 4 */
   tunnelSteps: z.number().int().min(0).optional(),
+  /** Best-first: discarded pages in a row whose links are followed (0: strict gate). @default 2 */
   exploreSteps: z.number().int().min(0).max(100).optional(),
+  /** Best-first: places on either side a judged page lends evidence to (0: off). @default 1 */
+  siblingWindow: z.number().int().min(0).max(100).optional(),
+  /** Best-first: decay of the lent evidence per place beyond the first. @default 0.8 */
+  siblingDecay: z.number().gt(0).max(1).optional(),
   /** Multi-queue: number of queues. @default 4 */
   queues: z.number().int().min(1).max(64).optional(),
   /** PageRank: fetched pages between two recomputations. @default 1000 */
@@ -167,6 +172,15 @@ export const crawlOptionsSchema = z.strictObject({
    * @default unlimited
    */
   maxPages: count.optional(),
+  /**
+   * A URL starts a fetch only while its priority is within this of the best URL
+   * waiting or being fetched (links just found included): when the best URL's host
+   * is busy, other hosts' clearly worse URLs wait instead of using up the budget.
+   * `'none'`: no gap (every host with a waiting URL fetches).
+   * @default 0 when `maxPages` is set (pages are what the crawl spends) and pages may be
+   *   discarded (the threshold is not a fixed 0), else 'none'
+   */
+  priorityGap: z.union([z.number().min(0), z.literal('none')]).optional(),
   /**
    * Links deeper than this (seeds are depth 0) are not queued.
    * @default unlimited

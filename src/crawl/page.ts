@@ -21,6 +21,7 @@ import { linkDepth } from '../url/index.js';
 import type { CrawlDedup } from './dedup.js';
 import { redirectSteps } from './redirects.js';
 import type { SeenUrls } from './seen.js';
+import type { FamilyLink, SiblingLinks } from './siblings.js';
 import type { PageEvent } from './types.js';
 
 export interface PageRules {
@@ -52,6 +53,8 @@ export interface PageRules {
   collect?: (text: string, kept: boolean) => void;
   /** Tells kept pages that duplicate an earlier kept page (dedup.ts); null when off. */
   dedup: CrawlDedup | null;
+  /** Followed pages' links in page order, when the strategy's links lend each other evidence. */
+  siblings?: SiblingLinks | null;
 }
 
 export interface PageResult {
@@ -136,6 +139,8 @@ export function pageOutcome(
   const relevance = rules.model.relevance({ text, title, url: res.finalUrl });
   const threshold = rules.threshold;
   const kept = relevance >= threshold;
+  // The page's neighbours on the page that linked it, raised by what it lends them.
+  const lent = rules.siblings?.lend(claimed.url, relevance, kept, fetchedAt) ?? [];
   const base = {
     fetchedAt,
     status: res.status,
@@ -157,6 +162,7 @@ export function pageOutcome(
       simhash: dedup.simhash,
       textHash: dedup.textHash,
       duplicate: dedup.duplicate,
+      ...(lent.length > 0 ? { newUrls: lent } : {}),
     });
   }
   rules.collect?.(text, kept);
@@ -174,20 +180,31 @@ export function pageOutcome(
 
   let links: PageLink[] | undefined;
   let newUrls: NewUrl[] | undefined;
+  const refresh =
+    page === undefined ? undefined : refreshTarget(page.metaRefresh, claimed, rules, fetchedAt);
+  if (refresh !== undefined) {
+    links = [{ url: refresh.url, anchor: null }];
+    newUrls = [refresh];
+  }
   if (follow) {
-    links = [];
-    newUrls = [];
+    links ??= [];
+    newUrls ??= [];
+    const family: FamilyLink[] | null = rules.siblings ? [] : null;
+    const familySent = new Set<string>();
+    let familyValue = 0;
     const depth = linkDepth(claimed.depth);
     const deepEnough = depth <= rules.maxDepth;
     const textScore = (text: string): number => rules.linkText.relevance({ text });
     const linkScore = rules.linkScore;
-    const inPage = new Set<string>();
+    const inPage = new Set<string>(refresh ? [refresh.url] : []);
     for (const l of page.links) {
       if (inPage.has(l.url) || !isHttp(l.url)) continue;
       inPage.add(l.url);
       // Anchors are slices of the page's text: copies keep it from living on with them.
       const anchor = l.anchor ? detach(l.anchor) : null;
       links.push({ url: l.url, anchor });
+      const member = family === null ? null : { url: l.url, evidence: Number.NaN };
+      if (member !== null) family?.push(member);
       if (l.nofollow || !deepEnough) continue;
       // The best priority this run sent the URL with; a link seen again on a better
       // path is sent again (the store raises its priority); claimed URLs never.
@@ -203,9 +220,14 @@ export function pageOutcome(
         { anchor: l.anchor, context: l.context, url: l.url },
         score,
       );
+      if (member !== null && s !== null && s.evidence !== undefined) {
+        member.evidence = s.evidence;
+        familyValue = s.value;
+      }
       // A link left out now may be found again on a better path.
       if (s === null || (sent !== undefined && !(s.priority > sent + 1e-6))) continue;
       rules.seen.addChecked(s.priority);
+      familySent.add(l.url);
       const item: NewUrl = {
         url: l.url,
         depth,
@@ -218,7 +240,10 @@ export function pageOutcome(
       if (rules.keepContext) item.context = detach(title ? `${context}\n${title}` : context);
       newUrls.push(item);
     }
+    if (family !== null)
+      rules.siblings?.record(res.finalUrl, parent, depth, familyValue, family, familySent);
   }
+  if (lent.length > 0) newUrls = newUrls === undefined ? lent : [...newUrls, ...lent];
   const storeBody = rules.storeBodies === 'all' || (rules.storeBodies === 'kept' && kept);
   const result: FetchedPage = {
     ...base,
@@ -231,6 +256,36 @@ export function pageOutcome(
     ...(newUrls ? { newUrls } : {}),
   };
   return pageResult(claimed, kept ? 'complete' : 'discard', result);
+}
+
+/**
+ * A page's `<meta http-equiv=refresh>` target, followed as a redirect is: with the
+ * page's own priority, value and depth, whatever its relevance; undefined when none,
+ * out of scope, or already sent as well or better.
+ */
+function refreshTarget(
+  target: string | undefined,
+  claimed: ClaimedUrl,
+  rules: PageRules,
+  discoveredAt: number,
+): NewUrl | undefined {
+  if (target === undefined || !isHttp(target) || target === claimed.url) return undefined;
+  if (!rules.inScope(target)) return undefined;
+  const sent = rules.seen.sent(target);
+  if (
+    sent === Number.POSITIVE_INFINITY ||
+    (sent !== undefined && !(claimed.priority > sent + 1e-6))
+  )
+    return undefined;
+  rules.seen.addChecked(claimed.priority);
+  const item: NewUrl = {
+    url: target,
+    depth: claimed.depth,
+    priority: claimed.priority,
+    discoveredAt,
+  };
+  if (claimed.value !== 0) item.value = claimed.value;
+  return item;
 }
 
 /** The outcome of a fetched page and the event the crawl reports of it. */

@@ -13,6 +13,7 @@ import type { CrawlOptions } from './options.js';
 import type { PageRules } from './page.js';
 import { SeenUrls } from './seen.js';
 import type { Setup } from './setup.js';
+import { SiblingLinks } from './siblings.js';
 import type { CrawlEvents } from './types.js';
 
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
@@ -34,6 +35,7 @@ export class RuleKeeper {
     this.#s = s;
     const m = s.models;
     const keywordModel = createRelevanceModel(m.keyword, s.topic);
+    const seen = new SeenUrls();
     this.rules = {
       model: m.page === 'bayes' && m.file !== null ? linkModelPageJudge(m.file) : keywordModel,
       linkText: keywordModel,
@@ -46,7 +48,8 @@ export class RuleKeeper {
       storeBodies: o.storeBodies,
       fullText: o.fullText === 'kept',
       dedup: null,
-      seen: new SeenUrls(),
+      seen,
+      siblings: strategy.siblings ? new SiblingLinks(strategy.siblings, seen) : null,
     };
   }
 

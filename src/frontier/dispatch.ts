@@ -7,6 +7,11 @@
  * started come from k different registrable domains whenever the URLs waiting
  * here allow it; when they do not (fewer domains are left than k), the URL whose
  * domain was fetched longest ago goes next rather than none.
+ *
+ * Priority gap: with `gap` finite, a URL starts only while its priority is within
+ * `gap` of the best URL waiting here or being fetched, so that a host's mediocre
+ * URLs do not take fetches (and a page budget) merely because the best URLs' host
+ * is busy. The best URL itself always may start.
  */
 import { hostOf, registrableDomainOfHost } from '../url/index.js';
 
@@ -32,10 +37,70 @@ export class HostDispatch<T extends Dispatchable> {
   /** Sequence number of the last fetch started per domain. */
   readonly #lastUse = new Map<string, number>();
   #started = 0;
+  readonly #gap: number;
+  /** Priorities of the URLs being fetched (those that have one). */
+  readonly #running = new Map<string, number>();
 
-  constructor(perHost: number, diversity = 1) {
+  constructor(perHost: number, diversity = 1, gap = Number.POSITIVE_INFINITY) {
     this.#perHost = perHost;
     this.#diversity = diversity;
+    this.#gap = gap;
+  }
+
+  /** The best priority of links found but not claimed yet, and of those a claim under way holds. */
+  #promised = Number.NEGATIVE_INFINITY;
+  #claiming = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Links with priorities up to `priority` were found (in outcomes not committed yet):
+   * with a gap, URLs here wait for the claim that brings them rather than go first.
+   */
+  promise(priority: number): void {
+    if (this.#gap !== Number.POSITIVE_INFINITY && priority > this.#promised)
+      this.#promised = priority;
+  }
+
+  /** No claim can bring what was promised (the budget is spent): stop waiting for it. */
+  forgetPromise(): void {
+    this.#promised = Number.NEGATIVE_INFINITY;
+  }
+
+  /** A claim started: it will bring what was promised so far. */
+  claimStarted(): void {
+    if (this.#promised > this.#claiming) this.#claiming = this.#promised;
+    this.#promised = Number.NEGATIVE_INFINITY;
+  }
+
+  /** The claim landed (its URLs are pushed next, or were not better after all). */
+  claimLanded(): void {
+    this.#claiming = Number.NEGATIVE_INFINITY;
+  }
+
+  /** Whether promised links beat every URL here: a claim should bring them. */
+  get awaitsClaim(): boolean {
+    const promised = Math.max(this.#promised, this.#claiming);
+    return promised > (this.#items[0]?.item.priority ?? Number.NEGATIVE_INFINITY);
+  }
+
+  /** The lowest priority that may start now (−∞ without a gap). */
+  #floor(): number {
+    if (this.#gap === Number.POSITIVE_INFINITY) return Number.NEGATIVE_INFINITY;
+    let best = Math.max(
+      this.#items[0]?.item.priority ?? Number.NEGATIVE_INFINITY,
+      this.#promised,
+      this.#claiming,
+    );
+    for (const p of this.#running.values()) if (p > best) best = p;
+    return best - this.#gap;
+  }
+
+  /** Nothing is running or promised: the head starts whatever its priority. */
+  #headFree(): boolean {
+    return (
+      this.#running.size === 0 &&
+      this.#promised === Number.NEGATIVE_INFINITY &&
+      this.#claiming === Number.NEGATIVE_INFINITY
+    );
   }
 
   get size(): number {
@@ -95,8 +160,12 @@ export class HostDispatch<T extends Dispatchable> {
     const items = this.#items;
     let fallback = -1;
     let fallbackUse = Number.POSITIVE_INFINITY;
+    const floor = this.#floor();
     for (let i = 0; i < items.length; i++) {
       const e = items[i] as Entry<T>;
+      // In priority order: once below the floor, so is the rest (with nothing running,
+      // the head starts whatever its priority, so that the crawl goes on).
+      if ((i > 0 || !this.#headFree()) && (e.item.priority ?? floor) < floor) break;
       if ((this.#active.get(e.host) ?? 0) >= this.#perHost) continue;
       if (this.#diversity > 1 && this.#recent.includes(e.domain)) {
         const use = this.#lastUse.get(e.domain) ?? -1;
@@ -115,6 +184,8 @@ export class HostDispatch<T extends Dispatchable> {
     const items = this.#items;
     const e = items[i] as Entry<T>;
     this.#active.set(e.host, (this.#active.get(e.host) ?? 0) + 1);
+    if (this.#gap !== Number.POSITIVE_INFINITY && e.item.priority !== undefined)
+      this.#running.set(e.item.url, e.item.priority);
     if (i === 0) items.shift();
     else items.splice(i, 1);
     if (this.#diversity > 1) {
@@ -129,6 +200,7 @@ export class HostDispatch<T extends Dispatchable> {
 
   /** A fetch of `url`'s host ended. */
   release(url: string): void {
+    this.#running.delete(url);
     const host = hostOf(url) ?? '';
     const n = this.#active.get(host) ?? 0;
     if (n <= 1) this.#active.delete(host);

@@ -31,7 +31,7 @@ const text = (anchor: number | '', context: number | '' = '') => ({
 });
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 
-test('best-first priority: the page standing and the link evidence (anchor, URL words, context)', () => {
+test('best-first priority: 0.65 × the page standing + 0.35 × the link evidence (anchor and URL words)', () => {
   const bf = createStrategy('best-first');
   /** Scores 1 for text naming the topic word, 0 otherwise. */
   const topic: TextScorer = (t) => (/\btopic\b/.test(t) ? 1 : 0);
@@ -41,16 +41,17 @@ test('best-first priority: the page standing and the link evidence (anchor, URL 
     url,
   });
   // [page, anchor, context, url, priority]: standing ½ + ½·relevance when kept,
-  // ½·relevance/threshold below it; evidence ½·(anchor + URL words) + ½·context.
+  // ½·relevance/threshold below it; evidence: the anchor with the URL's words (the
+  // context is left out: in a menu it is the neighbouring entries').
   const cases: [Partial<ParentInfo>, string, string, string, number][] = [
     [{ kept: true, relevance: 1 }, 'topic', 'topic here', 'http://a.test/x', 1],
-    [{ kept: true, relevance: 0 }, '', '', 'http://a.test/x', 0.25],
-    [{ kept: true, relevance: 0.6 }, '', '', 'http://a.test/x', 0.4],
-    [{ kept: true, relevance: 0.6 }, 'next', 'next', 'http://a.test/topic.html', 0.65],
-    [{ kept: true, relevance: 0.6 }, 'topic', '', 'http://a.test/x', 0.9],
-    [{ relevance: 0.05 }, '', 'the topic', 'http://a.test/x', 0.375],
+    [{ kept: true, relevance: 0 }, '', '', 'http://a.test/x', 0.325],
+    [{ kept: true, relevance: 0.6 }, '', '', 'http://a.test/x', 0.52],
+    [{ kept: true, relevance: 0.6 }, 'next', 'next', 'http://a.test/topic.html', 0.87],
+    [{ kept: true, relevance: 0.6 }, 'topic', '', 'http://a.test/x', 0.87],
+    [{ relevance: 0.05 }, '', 'the topic', 'http://a.test/x', 0.1625],
     [{ relevance: 0 }, '', '', 'http://a.test/x', 0],
-    [{ relevance: 0.3 }, '', '', 'http://a.test/x', 0.25],
+    [{ relevance: 0.3 }, '', '', 'http://a.test/x', 0.325],
   ];
   for (const [p, anchor, context, url, expected] of cases) {
     const s = bf.link(parent(p), link(anchor, context, url), topic);
@@ -89,6 +90,28 @@ test('best-first explores below the threshold for exploreSteps discarded pages i
   }
   assert.equal(createStrategy('best-first').follows(parent({ isSeed: true, value: 9 })), true);
   assert.equal(DEFAULT_STRATEGY_OPTIONS.exploreSteps, 2);
+});
+
+test('best-first siblings: a judged page lends its relevance to its neighbours, decaying per place', () => {
+  const bf = createStrategy('best-first');
+  const rule = bf.siblings;
+  assert.ok(rule);
+  assert.equal(rule.window, DEFAULT_STRATEGY_OPTIONS.siblingWindow);
+  // [relevance, distance, lent] with the default decay 0.8
+  const cases: [number, number, number][] = [
+    [0.5, 1, 0.5],
+    [0.5, 2, 0.4],
+    [0.5, 3, 0.32],
+    [2, 1, 1],
+    [-1, 1, 0],
+  ];
+  for (const [relevance, distance, lent] of cases)
+    assert.ok(near(rule.lend(relevance, distance), lent), `${relevance} ${distance}`);
+  // The priority is the link's, with the lent evidence in place of its own.
+  const p = parent({ kept: true, relevance: 0.6 });
+  assert.ok(near(rule.priority(p, 0.5), 0.65 * 0.8 + 0.35 * 0.5));
+  assert.equal(createStrategy('best-first', { siblingWindow: 0 }).siblings, undefined);
+  assert.equal(createStrategy('tunnel').siblings, undefined);
 });
 
 test('bfs, dfs and the strict gate follow kept pages and seeds only', () => {
@@ -275,4 +298,49 @@ test('dispatch: priority order across pushes; trim keeps the best per busy host'
   assert.equal(d.take(), undefined);
   d.release('http://a.test/3');
   assert.equal(d.take()?.url, 'http://a.test/1');
+});
+
+test('dispatch priority gap: worse URLs of free hosts wait while the best host is busy', () => {
+  const item = (url: string, priority: number) => ({ url, priority });
+  const d = new HostDispatch<{ url: string; priority: number }>(1, 1, 0.1);
+  d.push([
+    item('http://a.test/1', 0.8),
+    item('http://a.test/2', 0.75),
+    item('http://b.test/1', 0.72),
+  ]);
+  d.push([item('http://c.test/1', 0.5)]);
+  assert.equal(d.take()?.url, 'http://a.test/1');
+  // a.test is busy; b.test's URL is within the gap of the best (0.8 running), c.test's is not.
+  assert.equal(d.take()?.url, 'http://b.test/1');
+  assert.equal(d.take(), undefined);
+  d.release('http://a.test/1');
+  d.release('http://b.test/1');
+  // Links found by a fetch (not claimed yet) hold worse URLs back until their claim lands.
+  d.promise(0.9);
+  assert.equal(d.awaitsClaim, true);
+  assert.equal(d.take(), undefined, 'a.test/2 (0.75) waits for the promised 0.9');
+  d.claimStarted();
+  assert.equal(d.take(), undefined, 'still waiting while the claim is under way');
+  d.claimLanded();
+  d.push([item('http://d.test/1', 0.9)]);
+  assert.equal(d.awaitsClaim, false);
+  assert.equal(d.take()?.url, 'http://d.test/1');
+  assert.equal(d.take(), undefined, 'a.test/2 (0.75) is beyond the gap of 0.9 running');
+  d.release('http://d.test/1');
+  // Nothing running or promised: the head starts whatever its priority.
+  assert.equal(d.take()?.url, 'http://a.test/2');
+  assert.equal(d.take(), undefined, 'c.test (0.5) is beyond the gap of 0.75 running');
+  d.release('http://a.test/2');
+  assert.equal(d.take()?.url, 'http://c.test/1');
+  // A promise no claim can keep (the page budget is spent) is forgotten.
+  d.promise(0.99);
+  assert.equal(d.awaitsClaim, true);
+  d.forgetPromise();
+  assert.equal(d.awaitsClaim, false);
+  // Without a gap, every free host fetches and promises change nothing.
+  const open = new HostDispatch<{ url: string; priority: number }>(1);
+  open.push([item('http://a.test/1', 0.9), item('http://b.test/1', 0.1)]);
+  open.promise(1);
+  assert.equal(open.awaitsClaim, false);
+  assert.deepEqual([open.take()?.url, open.take()?.url], ['http://a.test/1', 'http://b.test/1']);
 });

@@ -14,7 +14,12 @@ export {
   type StrategyName,
   strategyByName,
 } from './registry.js';
-export { bestFirst, bestFirstPriority } from './strategies/best-first.js';
+export {
+  bestFirst,
+  bestFirstPriority,
+  siblingEvidence,
+  standingPriority,
+} from './strategies/best-first.js';
 export { breadthFirst } from './strategies/bfs.js';
 export { depthFirst } from './strategies/dfs.js';
 export { fishSearch } from './strategies/fish.js';
@@ -26,6 +31,7 @@ export type {
   LinkStrategy,
   LinkText,
   ParentInfo,
+  SiblingRule,
   StrategyOptions,
   TextScorer,
 } from './strategy.js';

@@ -21,6 +21,8 @@ export const DEFAULT_STRATEGY_OPTIONS: Readonly<StrategyOptions> = {
   rankBufferPages: 1000,
   damping: 0.8,
   exploreSteps: 2,
+  siblingWindow: 1,
+  siblingDecay: 0.8,
 };
 
 export const STRATEGY_NAMES = [

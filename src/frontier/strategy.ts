@@ -39,6 +39,22 @@ export type TextScorer = (text: string) => number;
 export interface LinkScore {
   priority: number;
   value: number;
+  /** The link's own evidence, for strategies whose links lend each other evidence (`siblings`). */
+  evidence?: number;
+}
+
+/**
+ * How a judged page lends evidence to its neighbours among the links of the page
+ * that linked it (best-first): the crawl keeps the recent pages' links in page
+ * order and, when a page is judged, re-sends the neighbours whose priority rises.
+ */
+export interface SiblingRule {
+  /** Links up to this many places away on either side receive evidence. */
+  readonly window: number;
+  /** The evidence a page of this relevance lends a link `distance` places away. */
+  lend(relevance: number, distance: number): number;
+  /** The priority of a link of `parent` with this evidence. */
+  priority(parent: ParentInfo, evidence: number): number;
 }
 
 export interface LinkStrategy {
@@ -50,6 +66,8 @@ export interface LinkStrategy {
    * when the crawl's link scorer changes (online learning, PageRank recomputation).
    */
   readonly rescores?: boolean;
+  /** Neighbouring links lend each other evidence (best-first); absent: they do not. */
+  readonly siblings?: SiblingRule;
   /** Whether the links of this page join the frontier at all. */
   follows(parent: ParentInfo): boolean;
   /**
@@ -88,6 +106,13 @@ export interface StrategyOptions {
    * discarded page's links are never followed). @default 2
    */
   exploreSteps: number;
+  /**
+   * Best-first: a judged page raises the evidence of the links up to this many places
+   * from its own on the page that linked it; 0: off. @default 1
+   */
+  siblingWindow: number;
+  /** Best-first: decay of that evidence per place beyond the first. @default 0.8 */
+  siblingDecay: number;
 }
 
 /** Kept pages and seeds: the pages whose links every strategy follows. */

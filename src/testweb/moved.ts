@@ -2,6 +2,8 @@
 // - moved.test: MOVED_PAGES pages whose links mostly go through redirects: `/old/page-K`
 //   answers 301 → `/page-K`, `/legacy/K` 301 → `/old/page-K` (two hops), `/p?id=K` 302 →
 //   `/page-K`. A crawl should fetch each `/page-K` once and keep it under that URL.
+//   `/refresh` is a page whose `<meta http-equiv=refresh>` points to `/hidden`, which no
+//   link names: a crawl follows the refresh as it follows a redirect.
 // - deadlinks.test: a page linking DEAD_LIVE_PAGES live pages and DEAD_LINKS URLs on each of
 //   refused.test, blackhole.test (tests map them to a closed port and to a server whose
 //   pages never answer) and gone.invalid (unresolvable), before the live pages.
@@ -42,6 +44,7 @@ const movedHost: Handler = (ctx) => {
     for (let k = 0; k < MOVED_PAGES; k++) links.push([`/old/page-${k}`, `Old page ${k}`]);
     for (let k = 0; k < 4; k++) links.push([`/legacy/${k}`, `Legacy page ${k}`]);
     links.push(['/p?id=5', 'Page 5 by id']);
+    links.push(['/refresh', 'Refreshing page']);
     return htmlReply(simplePage('moved.test', ['Pages that moved.'], links));
   }
   let m = /^\/page-(\d{1,3})$/.exec(p);
@@ -67,6 +70,13 @@ const movedHost: Handler = (ctx) => {
   m = /^\/legacy\/(\d{1,3})$/.exec(p);
   if (m) return redirect(301, `/old/page-${m[1]}`);
   if (p === '/p') return redirect(302, `/page-${ctx.query.get('id') ?? '0'}`);
+  if (p === '/refresh')
+    return htmlReply(
+      '<!doctype html><html><head><meta http-equiv="refresh" content="0; URL=/hidden">' +
+        '<title>Refreshing</title></head><body><p>This page moves on.</p></body></html>',
+    );
+  if (p === '/hidden')
+    return htmlReply(simplePage('Hidden', [`Reached only through a refresh. ${words(99, 40)}`]));
   return notFound(`No such page on moved.test: ${ctx.path}`);
 };
 

@@ -85,7 +85,7 @@ function requested(host: string): string[] {
   return web.requests.filter((r) => r.host === host && r.path !== '/robots.txt').map((r) => r.path);
 }
 
-test('a page behind 301s is fetched once and kept under its final URL', async () => {
+test('a page behind 301s (or a meta refresh) is fetched once and kept under its final URL', async () => {
   web.clearLog();
   const { store, run } = crawl(web.url(MOVED_HOST, '/'));
   const r = await run;
@@ -109,7 +109,9 @@ test('a page behind 301s is fetched once and kept under its final URL', async ()
     const c = await s.counts();
     assert.equal(c.discard, 0, 'no page was taken for a duplicate of itself');
     assert.equal(c.error, 0);
-    assert.equal(c.complete, MOVED_PAGES + 1);
+    // The home page, the pages, and /refresh with /hidden, which only its meta refresh names.
+    assert.equal(c.complete, MOVED_PAGES + 3);
+    assert.equal(byPath.get('/hidden')?.state, 'complete');
     // Every hop is in the history, and no page twice.
     const history = await all(s.history());
     const pages = history.filter((h) => h.state === 'complete').map((h) => h.url);

@@ -8,14 +8,16 @@ import {
   type TextScorer,
 } from '../strategy.js';
 
+/** Weight of the page's standing in a best-first priority; the link's evidence has the rest. */
+export const STANDING_WEIGHT = 0.65;
+
 /**
- * A link's evidence about its target, in [0, 1]: the mean of the topic's score of
- * its anchor with its URL's words (`urlWords`), and of the words around it (its
- * context, else its anchor).
+ * A link's evidence about its target, in [0, 1]: the topic's score of its anchor
+ * with its URL's words (`urlWords`). The words around the link are left out: in
+ * menus and tables of contents they belong to the neighbouring entries.
  */
 export function linkEvidence(text: LinkText, score: TextScorer): number {
-  const own = score(`${text.anchor} ${urlWords(text.url)}`);
-  return 0.5 * own + 0.5 * score(text.context || text.anchor);
+  return score(`${text.anchor} ${urlWords(text.url)}`);
 }
 
 /**
@@ -29,9 +31,24 @@ export function pageStanding(parent: ParentInfo): number {
   return 0.5 * Math.min(1, parent.relevance / Math.max(parent.threshold, 1e-9));
 }
 
-/** Best-first priority: the mean of the page's standing and the link's evidence. */
+/** Best-first priority from the page's standing and a link's evidence. */
+export function standingPriority(parent: ParentInfo, evidence: number): number {
+  return STANDING_WEIGHT * pageStanding(parent) + (1 - STANDING_WEIGHT) * evidence;
+}
+
+/** Best-first priority of a link: its page's standing and its own evidence. */
 export function bestFirstPriority(parent: ParentInfo, text: LinkText, score: TextScorer): number {
-  return 0.5 * pageStanding(parent) + 0.5 * linkEvidence(text, score);
+  return standingPriority(parent, linkEvidence(text, score));
+}
+
+/**
+ * The evidence a judged page lends the links `distance` places from its own link
+ * on the page that linked it: its relevance, decayed by `decay` per place beyond
+ * the first. Entries next to each other in a table of contents or a menu tend to
+ * share a subject, whatever their anchors say.
+ */
+export function siblingEvidence(relevance: number, distance: number, decay: number): number {
+  return Math.min(1, Math.max(0, relevance)) * decay ** (distance - 1);
 }
 
 /**
@@ -40,16 +57,31 @@ export function bestFirstPriority(parent: ParentInfo, text: LinkText, score: Tex
  * discarded pages in a row (the URL's value counts them), ranked by the same
  * priority, which puts them behind comparable links of kept pages. Home pages and
  * tables of contents that score below the threshold thus still lead on, and a
- * crawl does not starve; `exploreSteps: 0` is DESIGN 1.1's strict gate.
+ * crawl does not starve; `exploreSteps: 0` is DESIGN 1.1's strict gate. With
+ * `siblingWindow` > 0, a judged page raises the evidence of the links up to that
+ * many places from its own on the page that linked it (`siblingEvidence`).
  */
 export function bestFirst(o: StrategyOptions): LinkStrategy {
   return {
     name: 'best-first',
     seedValue: 0,
     follows: (p) => keptOrSeed(p) || p.value < o.exploreSteps,
-    link: (p, text, score) => ({
-      priority: bestFirstPriority(p, text, score),
-      value: keptOrSeed(p) ? 0 : p.value + 1,
-    }),
+    link: (p, text, score) => {
+      const evidence = linkEvidence(text, score);
+      return {
+        priority: standingPriority(p, evidence),
+        value: keptOrSeed(p) ? 0 : p.value + 1,
+        evidence,
+      };
+    },
+    ...(o.siblingWindow > 0
+      ? {
+          siblings: {
+            window: o.siblingWindow,
+            lend: (relevance, distance) => siblingEvidence(relevance, distance, o.siblingDecay),
+            priority: standingPriority,
+          },
+        }
+      : {}),
   };
 }

@@ -1,0 +1,197 @@
+/**
+ * The links of recently followed pages, in page order, for strategies whose links
+ * lend each other evidence (best-first's `siblings`, docs/strategies.md): when a
+ * page is judged, the links near its own on the page that linked it get the
+ * evidence its relevance lends them, and those whose priority rises are sent
+ * again (the store raises a waiting URL's priority; claimed URLs are never sent).
+ *
+ * A page lends only to links in its own directory (same host, same path up to the
+ * last /), scaled by its host's trust: full while the pages that loans raised there
+ * are kept as often as its other pages, less as they fall short. A site whose link
+ * lists mix subjects ("see also" lists, generated link farms) soon stops lending,
+ * while a site whose tables of contents keep to one subject goes on.
+ *
+ * Memory is bounded: at most `maxLinks` links are remembered, the oldest pages'
+ * links forgotten first (a forgotten link simply lends and receives nothing).
+ */
+import type { ParentInfo, SiblingRule } from '../frontier/index.js';
+import type { NewUrl } from '../store/index.js';
+import { hostOf } from '../url/index.js';
+import type { SeenUrls } from './seen.js';
+
+/** The links of one followed page. */
+interface Family {
+  parent: ParentInfo;
+  /** Depth and carried value of its links. */
+  depth: number;
+  value: number;
+  urls: string[];
+  /** Each link's evidence so far; NaN for links this page did not score (claimed, out of scope). */
+  evidence: number[];
+}
+
+/** The URL up to the last `/` of its path (scheme, host and directory). */
+function dirOf(url: string): string {
+  const q = url.search(/[?#]/);
+  const path = q < 0 ? url : url.slice(0, q);
+  return path.slice(0, path.lastIndexOf('/') + 1);
+}
+
+interface HostRecord {
+  /** Pages judged that a loan raised, and how many were kept. */
+  lent: number;
+  lentKept: number;
+  /** The host's other pages judged, and how many were kept. */
+  other: number;
+  otherKept: number;
+}
+
+/** One link of a followed page, as recorded: its evidence is NaN when it was not scored. */
+export interface FamilyLink {
+  url: string;
+  evidence: number;
+}
+
+export const DEFAULT_MAX_SIBLING_LINKS = 200_000;
+
+export class SiblingLinks {
+  readonly #rule: SiblingRule;
+  readonly #seen: SeenUrls;
+  readonly #maxLinks: number;
+  /** By the page's URL, oldest first. */
+  readonly #families = new Map<string, Family>();
+  /** Each link sent from a remembered page → that page and its place there. */
+  readonly #via = new Map<string, { family: Family; at: number }>();
+  #links = 0;
+  /** Links raised by a loan and not judged yet. */
+  readonly #raised = new Set<string>();
+  /** Per host: judged pages that a loan raised and the others, and how many were kept. */
+  readonly #record = new Map<string, HostRecord>();
+
+  constructor(rule: SiblingRule, seen: SeenUrls, maxLinks = DEFAULT_MAX_SIBLING_LINKS) {
+    this.#rule = rule;
+    this.#seen = seen;
+    this.#maxLinks = maxLinks;
+  }
+
+  /** Remembered links (for tests and figures). */
+  get size(): number {
+    return this.#links;
+  }
+
+  /**
+   * The links of a followed page, in page order, and which of them this page sent
+   * (a link sent from several pages lends and receives through the last one).
+   */
+  record(
+    pageUrl: string,
+    parent: ParentInfo,
+    depth: number,
+    value: number,
+    links: readonly FamilyLink[],
+    sent: ReadonlySet<string>,
+  ): void {
+    if (links.length === 0) return;
+    this.#forget(pageUrl);
+    const family: Family = {
+      parent,
+      depth,
+      value,
+      urls: links.map((l) => l.url),
+      evidence: links.map((l) => l.evidence),
+    };
+    this.#families.set(pageUrl, family);
+    this.#links += links.length;
+    for (let i = 0; i < links.length; i++) {
+      const url = (links[i] as FamilyLink).url;
+      if (sent.has(url)) this.#via.set(url, { family, at: i });
+    }
+    while (this.#links > this.#maxLinks && this.#families.size > 1) {
+      const oldest = this.#families.keys().next().value as string;
+      this.#forget(oldest);
+    }
+  }
+
+  /**
+   * How far loans on `host` are trusted, in [0, 1]: fully while the pages that loans
+   * raised there are kept at least as often as its other pages, less by 10× the
+   * shortfall (each share counts two kept pages in advance, so that a few pages do
+   * not decide).
+   */
+  trust(host: string): number {
+    const r = this.#record.get(host);
+    if (r === undefined) return 1;
+    const lent = (r.lentKept + 2) / (r.lent + 2);
+    const other = (r.otherKept + 2) / (r.other + 2);
+    return Math.max(0, Math.min(1, 1 - 10 * (other - lent)));
+  }
+
+  /**
+   * `url` was judged with `relevance` (kept or not): its neighbours on the page that
+   * sent it whose priority rises with the evidence it lends, as URLs to send again.
+   */
+  lend(url: string, relevance: number, kept: boolean, discoveredAt: number): NewUrl[] {
+    const site = hostOf(url) ?? '';
+    const r = this.#record.get(site) ?? { lent: 0, lentKept: 0, other: 0, otherKept: 0 };
+    this.#record.set(site, r);
+    if (this.#raised.delete(url)) {
+      r.lent++;
+      if (kept) r.lentKept++;
+    } else {
+      r.other++;
+      if (kept) r.otherKept++;
+    }
+    const via = this.#via.get(url);
+    if (via === undefined) return [];
+    this.#via.delete(url);
+    const { family, at } = via;
+    const out: NewUrl[] = [];
+    const rule = this.#rule;
+    const trust = this.trust(site);
+    const dir = dirOf(url);
+    if (!(trust > 0)) return [];
+    for (let d = 1; d <= rule.window; d++) {
+      const lent = trust * rule.lend(relevance, d);
+      if (!(lent > 0)) break;
+      for (const i of [at - d, at + d]) {
+        const had = family.evidence[i];
+        // Unscored links (NaN) and links already lent as much are left alone.
+        if (had === undefined || !(lent > had)) continue;
+        const target = family.urls[i] as string;
+        // Only links in the judged page's own directory (same host, same path up to
+        // the last /): a list's entries elsewhere are not one table of contents'.
+        if (dirOf(target) !== dir) continue;
+        family.evidence[i] = lent;
+        const priority = rule.priority(family.parent, lent);
+        const sent = this.#seen.sent(target);
+        if (sent === Number.POSITIVE_INFINITY || (sent !== undefined && !(priority > sent + 1e-6)))
+          continue;
+        this.#seen.addChecked(priority);
+        this.#raise(target);
+        const item: NewUrl = { url: target, depth: family.depth, priority, discoveredAt };
+        if (family.value !== 0) item.value = family.value;
+        out.push(item);
+      }
+    }
+    return out;
+  }
+
+  /** Remembers a raised link until it is judged (the oldest forgotten past the bound). */
+  #raise(url: string): void {
+    this.#raised.delete(url);
+    this.#raised.add(url);
+    if (this.#raised.size > this.#maxLinks) {
+      this.#raised.delete(this.#raised.values().next().value as string);
+    }
+  }
+
+  #forget(pageUrl: string): void {
+    const family = this.#families.get(pageUrl);
+    if (family === undefined) return;
+    this.#families.delete(pageUrl);
+    this.#links -= family.urls.length;
+    for (const url of family.urls) {
+      if (this.#via.get(url)?.family === family) this.#via.delete(url);
+    }
+  }
+}
