@@ -41,15 +41,15 @@ test('best-first priority: 0.65 × the page standing + 0.35 × the link evidence
     url,
   });
   // [page, anchor, context, url, priority]: standing ½ + ½·relevance when kept,
-  // ½·relevance/threshold below it; evidence: the anchor with the URL's words (the
-  // context is left out: in a menu it is the neighbouring entries').
+  // ½·relevance/threshold below it; evidence: the anchor with the URL's words, or half
+  // the context's score when higher (in a menu the context is the neighbours').
   const cases: [Partial<ParentInfo>, string, string, string, number][] = [
     [{ kept: true, relevance: 1 }, 'topic', 'topic here', 'http://a.test/x', 1],
     [{ kept: true, relevance: 0 }, '', '', 'http://a.test/x', 0.325],
     [{ kept: true, relevance: 0.6 }, '', '', 'http://a.test/x', 0.52],
     [{ kept: true, relevance: 0.6 }, 'next', 'next', 'http://a.test/topic.html', 0.87],
     [{ kept: true, relevance: 0.6 }, 'topic', '', 'http://a.test/x', 0.87],
-    [{ relevance: 0.05 }, '', 'the topic', 'http://a.test/x', 0.1625],
+    [{ relevance: 0.05 }, '', 'the topic', 'http://a.test/x', 0.3375],
     [{ relevance: 0 }, '', '', 'http://a.test/x', 0],
     [{ relevance: 0.3 }, '', '', 'http://a.test/x', 0.325],
   ];

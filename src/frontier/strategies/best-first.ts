@@ -13,11 +13,13 @@ export const STANDING_WEIGHT = 0.65;
 
 /**
  * A link's evidence about its target, in [0, 1]: the topic's score of its anchor
- * with its URL's words (`urlWords`). The words around the link are left out: in
- * menus and tables of contents they belong to the neighbouring entries.
+ * with its URL's words (`urlWords`), or half the score of the words around it when
+ * that is higher. The context counts half and never adds to the anchor: in menus
+ * and tables of contents it belongs to the neighbouring entries.
  */
 export function linkEvidence(text: LinkText, score: TextScorer): number {
-  return score(`${text.anchor} ${urlWords(text.url)}`);
+  const own = score(`${text.anchor} ${urlWords(text.url)}`);
+  return text.context ? Math.max(own, 0.5 * score(text.context)) : own;
 }
 
 /**
