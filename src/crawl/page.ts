@@ -20,7 +20,7 @@ import type {
 import { linkDepth } from '../url/index.js';
 import type { CrawlDedup } from './dedup.js';
 import { redirectSteps } from './redirects.js';
-import type { SeenUrls } from './seen.js';
+import { type SeenUrls, sendsAgain } from './seen.js';
 import type { FamilyLink, SiblingLinks } from './siblings.js';
 import type { PageEvent } from './types.js';
 
@@ -203,8 +203,11 @@ export function pageOutcome(
       // Anchors are slices of the page's text: copies keep it from living on with them.
       const anchor = l.anchor ? detach(l.anchor) : null;
       links.push({ url: l.url, anchor });
-      const member = family === null ? null : { url: l.url, evidence: Number.NaN };
-      if (member !== null) family?.push(member);
+      let member: FamilyLink | null = null;
+      if (family !== null) {
+        member = { url: l.url, evidence: Number.NaN };
+        family.push(member);
+      }
       if (l.nofollow || !deepEnough) continue;
       // The best priority this run sent the URL with; a link seen again on a better
       // path is sent again (the store raises its priority); claimed URLs never.
@@ -225,7 +228,7 @@ export function pageOutcome(
         familyValue = s.value;
       }
       // A link left out now may be found again on a better path.
-      if (s === null || (sent !== undefined && !(s.priority > sent + 1e-6))) continue;
+      if (s === null || !sendsAgain(sent, s.priority)) continue;
       rules.seen.addChecked(s.priority);
       familySent.add(l.url);
       const item: NewUrl = {
@@ -271,12 +274,7 @@ function refreshTarget(
 ): NewUrl | undefined {
   if (target === undefined || !isHttp(target) || target === claimed.url) return undefined;
   if (!rules.inScope(target)) return undefined;
-  const sent = rules.seen.sent(target);
-  if (
-    sent === Number.POSITIVE_INFINITY ||
-    (sent !== undefined && !(claimed.priority > sent + 1e-6))
-  )
-    return undefined;
+  if (!sendsAgain(rules.seen.sent(target), claimed.priority)) return undefined;
   rules.seen.addChecked(claimed.priority);
   const item: NewUrl = {
     url: target,

@@ -91,6 +91,14 @@ class HashTable {
   }
 }
 
+/**
+ * Whether a URL last sent with `sent` (`SeenUrls.sent`) is sent again with `priority`:
+ * never once claimed (+∞), always when unseen, else only when the priority rises.
+ */
+export function sendsAgain(sent: number | undefined, priority: number): boolean {
+  return sent === undefined || (sent !== Number.POSITIVE_INFINITY && priority > sent + 1e-6);
+}
+
 export class SeenUrls {
   #young = new HashTable();
   #old = new HashTable();

@@ -17,7 +17,7 @@
 import type { ParentInfo, SiblingRule } from '../frontier/index.js';
 import type { NewUrl } from '../store/index.js';
 import { hostOf } from '../url/index.js';
-import type { SeenUrls } from './seen.js';
+import { type SeenUrls, sendsAgain } from './seen.js';
 
 /** The links of one followed page. */
 interface Family {
@@ -163,9 +163,7 @@ export class SiblingLinks {
         if (dirOf(target) !== dir) continue;
         family.evidence[i] = lent;
         const priority = rule.priority(family.parent, lent);
-        const sent = this.#seen.sent(target);
-        if (sent === Number.POSITIVE_INFINITY || (sent !== undefined && !(priority > sent + 1e-6)))
-          continue;
+        if (!sendsAgain(this.#seen.sent(target), priority)) continue;
         this.#seen.addChecked(priority);
         this.#raise(target);
         const item: NewUrl = { url: target, depth: family.depth, priority, discoveredAt };

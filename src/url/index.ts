@@ -16,4 +16,4 @@ export {
   SEED_DEPTH,
   scopeOptionsSchema,
 } from './scope.js';
-export { urlWords } from './words.js';
+export { urlWords, WEB_URL_WORDS } from './words.js';

@@ -5,11 +5,13 @@
  * pages (`html`, `php` …) and `index` left out. `https://docs.example.org/sql-createindex.html?lang=en`
  * → `docs example sql createindex lang en`. Pure.
  */
-const NOISE = new Set([
+/** Words every web page's URL may carry and that say nothing of its subject. */
+export const WEB_URL_WORDS: readonly string[] = [
+  'http',
+  'https',
   'www',
   'html',
   'htm',
-  'xhtml',
   'shtml',
   'php',
   'asp',
@@ -17,9 +19,8 @@ const NOISE = new Set([
   'jsp',
   'cgi',
   'index',
-  'http',
-  'https',
-]);
+];
+const NOISE = new Set([...WEB_URL_WORDS, 'xhtml']);
 
 function decode(s: string): string {
   if (!s.includes('%')) return s;

@@ -11,6 +11,7 @@
  * comparable. Pure apart from the shared word segmenter.
  */
 import { createTokenizer, type Tokenizer } from '../../text/index.js';
+import { WEB_URL_WORDS } from '../../url/index.js';
 import { TERM_TOKENIZE_OPTIONS } from '../tfidf.js';
 
 /** What is known of a link when it is found. */
@@ -33,21 +34,7 @@ export interface DocumentSight {
 }
 
 /** URL parts that say nothing about a topic. */
-const URL_NOISE = new Set([
-  'http',
-  'https',
-  'www',
-  'html',
-  'htm',
-  'shtml',
-  'php',
-  'asp',
-  'aspx',
-  'jsp',
-  'cgi',
-  'index',
-  'default',
-]);
+const URL_NOISE = new Set([...WEB_URL_WORDS, 'default']);
 
 /** The topic learner's tokenizer: no numbers, no single characters, CJK singles glued. */
 const tokenizer: Tokenizer = createTokenizer(TERM_TOKENIZE_OPTIONS);
