@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createStrategy, type ParentInfo } from '../frontier/index.js';
 import { SeenUrls } from './seen.js';
-import { SiblingLinks } from './siblings.js';
+import { aboveBaseline, hostBaseline, SiblingLinks } from './siblings.js';
 
 const parent: ParentInfo = {
   relevance: 0.6,
@@ -109,4 +109,42 @@ test('a host whose raised pages are discarded more often than its others stops l
     dirs.lend('http://b.test/x/1', 0.5, true, 0).map((n) => n.url),
     ['http://b.test/x/3'],
   );
+});
+
+test('hostBaseline: the lower quartile of the last pages, 0 below five; aboveBaseline rescales', () => {
+  const cases: [number[], number][] = [
+    [[], 0],
+    [[0.5, 0.5, 0.5, 0.5], 0],
+    [[0.21, 0.21, 0.68, 0.4, 0.21], 0.21],
+    [[0.9, 0.1, 0.5, 0.3, 0.7, 0.2, 0.6, 0.4, 0.8], 0.3],
+  ];
+  for (const [recent, want] of cases) assert.equal(hostBaseline(recent), want, String(recent));
+  const rows: [number, number, number][] = [
+    [0.68, 0.2, 0.6],
+    [0.2, 0.2, 0],
+    [0.1, 0.2, 0],
+    [0.5, 0, 0.5],
+    [1.5, 0.5, 1],
+    [0.9, 1, 0],
+  ];
+  for (const [rel, base, want] of rows)
+    assert.ok(near(aboveBaseline(rel, base), want), `${rel} ${base}`);
+});
+
+// PostgreSQL's manual names the product on every page, so every page scored about
+// 0.21 and was kept: each lent 0.21 to its neighbour, and the loans walked down the
+// whole list of data types ahead of the topic's own chapter.
+test('a page no more relevant than its host’s ordinary page lends nothing', () => {
+  assert.ok(rule);
+  const seen = new SeenUrls();
+  const siblings = new SiblingLinks(rule, seen);
+  toc(seen, siblings);
+  for (let i = 0; i < 6; i++) siblings.lend(`http://a.test/other-${i}`, 0.21, true, 1);
+  seen.claimed(u(4));
+  assert.deepEqual(siblings.lend(u(4), 0.21, true, 2), []);
+  // One well above it lends what it exceeds the baseline by, rescaled.
+  seen.claimed(u(2));
+  const got = siblings.lend(u(2), 0.6, true, 3);
+  const want = rule.priority(parent, (0.6 - 0.21) / 0.79);
+  assert.ok(near(got.find((n) => n.url === u(1))?.priority as number, want));
 });

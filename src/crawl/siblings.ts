@@ -5,8 +5,11 @@
  * evidence its relevance lends them, and those whose priority rises are sent
  * again (the store raises a waiting URL's priority; claimed URLs are never sent).
  *
- * A page lends only to links in its own directory (same host, same path up to the
- * last /), scaled by its host's trust: full while the pages that loans raised there
+ * A page lends what its relevance exceeds its host's baseline by (the lower quartile
+ * of the host's recent pages: on a site where every page names the product, naming
+ * it says nothing of a page's neighbours), rescaled to [0, 1]. It lends only to
+ * links in its own directory (same host, same path up to the last /), scaled by its
+ * host's trust: full while the pages that loans raised there
  * are kept as often as its other pages, less as they fall short. A site whose link
  * lists mix subjects ("see also" lists, generated link farms) soon stops lending,
  * while a site whose tables of contents keep to one subject goes on.
@@ -44,6 +47,31 @@ interface HostRecord {
   /** The host's other pages judged, and how many were kept. */
   other: number;
   otherKept: number;
+  /** The relevance of the host's last judged pages (a ring of BASELINE_PAGES). */
+  recent: number[];
+  next: number;
+}
+
+/** Pages whose relevance sets a host's baseline, and the fewest that set one. */
+const BASELINE_PAGES = 32;
+const BASELINE_MIN_PAGES = 5;
+
+/**
+ * The relevance of a host's ordinary page: the lower quartile of its last judged
+ * pages' (0 until it has BASELINE_MIN_PAGES). On a site where every page names the
+ * topic's product, every page is somewhat relevant; what a page lends its
+ * neighbours is how much more relevant it is than that.
+ */
+export function hostBaseline(recent: readonly number[]): number {
+  if (recent.length < BASELINE_MIN_PAGES) return 0;
+  const sorted = [...recent].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 4)] as number;
+}
+
+/** A relevance above the host's baseline, rescaled to [0, 1]. */
+export function aboveBaseline(relevance: number, baseline: number): number {
+  if (!(baseline < 1)) return 0;
+  return Math.max(0, Math.min(1, relevance) - baseline) / (1 - baseline);
 }
 
 /** One link of a followed page, as recorded: its evidence is NaN when it was not scored. */
@@ -132,8 +160,18 @@ export class SiblingLinks {
    */
   lend(url: string, relevance: number, kept: boolean, discoveredAt: number): NewUrl[] {
     const site = hostOf(url) ?? '';
-    const r = this.#record.get(site) ?? { lent: 0, lentKept: 0, other: 0, otherKept: 0 };
+    const r = this.#record.get(site) ?? {
+      lent: 0,
+      lentKept: 0,
+      other: 0,
+      otherKept: 0,
+      recent: [],
+      next: 0,
+    };
     this.#record.set(site, r);
+    const base = hostBaseline(r.recent);
+    r.recent[r.next] = relevance;
+    r.next = (r.next + 1) % BASELINE_PAGES;
     if (this.#raised.delete(url)) {
       r.lent++;
       if (kept) r.lentKept++;
@@ -151,7 +189,7 @@ export class SiblingLinks {
     const dir = dirOf(url);
     if (!(trust > 0)) return [];
     for (let d = 1; d <= rule.window; d++) {
-      const lent = trust * rule.lend(relevance, d);
+      const lent = trust * rule.lend(aboveBaseline(relevance, base), d);
       if (!(lent > 0)) break;
       for (const i of [at - d, at + d]) {
         const had = family.evidence[i];

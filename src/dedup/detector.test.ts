@@ -236,3 +236,55 @@ test('maxDistance 0: only the same fingerprint is a near duplicate', () => {
   assert.equal(d.check({ text: printPageText(a, 'https://grid.test/3') }).duplicate?.kind, 'near');
   assert.equal(d.check({ text: fullPageText(page(4, 'en')) }).duplicate, null);
 });
+
+// LibreOffice's help: each module's start page is short lines (the help's menu, the
+// module's sections, the help's footer links) and one long line, the stock note every
+// page carries. The long line alone made the fingerprint, so the Calc, Impress and
+// Draw start pages were near duplicates (distance 0) of Writer's and were discarded
+// with their links.
+test('short pages sharing only a stock long line are not near duplicates', () => {
+  const page = (module: string, title: string, lines: string[]) =>
+    [
+      'LibreOffice 7.4 帮助',
+      '模块',
+      '目录',
+      '索引',
+      title,
+      ...lines,
+      '该「帮助」中使用的是系统中程序的默认值。 颜色、鼠标操作或其他可配置项的描述可能与您的程序或系统有所不同。',
+      'LibreOffice 帮助',
+      '「帮助」索引',
+      '将「帮助」页面加入书签',
+      '目录 - 主帮助主题',
+      '获得支持',
+      'Help content debug info:',
+      `This page is: /text/${module}/main0000.xhp`,
+      `Title is: ${title.replace('LibreOffice', '$[officename]')}`,
+    ].join('\n');
+  const writer = page('swriter', '欢迎使用 LibreOffice Writer 文本文档帮助', [
+    'LibreOffice Writer 文本文档帮助',
+    '使用 LibreOffice Writer',
+    'LibreOffice Writer 的主要功能',
+    'LibreOffice Writer 使用说明',
+    '在 LibreOffice 中使用图表',
+    '在 LibreOffice Base 中使用数据库',
+    '菜单，工具栏及快捷键',
+    'Writer 的快捷键',
+  ]);
+  const calc = page('scalc', '欢迎使用 LibreOffice Calc 帮助', [
+    '如何使用 LibreOffice Calc',
+    'LibreOffice Calc 使用说明',
+    'LibreOffice Calc 电子表格的功能',
+    '函数清单 (按类别)',
+    '在 LibreOffice 中使用图表',
+    'LibreOffice Calc 中的菜单、工具栏和按键',
+    '电子表格快捷键',
+    '帮助向导',
+  ]);
+  const d = new DuplicateDetector();
+  const w = d.check({ text: writer });
+  assert.ok(w.simhash !== null, 'fingerprinted');
+  d.add(1, w.simhash, w.contentHash);
+  assert.equal(d.check({ text: calc }).duplicate, null);
+  assert.equal(d.check({ text: writer }).duplicate?.kind, 'exact');
+});

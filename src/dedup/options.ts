@@ -20,7 +20,8 @@ const fingerprintShape = {
   /**
    * Text blocks (lines) holding fewer words than this are navigation-like (menus,
    * link lists, headlines, bylines, footers) and left out of the SimHash, unless
-   * the long blocks give fewer than `minFeatures` features; a CJK character counts
+   * the long blocks give fewer than `minFeatures` features or fewer than the short
+   * ones (a short page whose one long line is a stock footer); a CJK character counts
    * as half a word (15 words: 30 characters). 0 keeps every block.
    * @default 15
    */

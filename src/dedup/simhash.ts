@@ -15,8 +15,10 @@
  *    Each distinct shingle counts once, however often it occurs: stock phrases that
  *    a site repeats on every page do not outweigh the rest. Blocks shorter than
  *    `minBlockWords` words (a CJK character counts as half a word) are left out when
- *    the long blocks give `minFeatures` features: menus, link lists, bylines and
- *    footers then do not move the fingerprint.
+ *    the long blocks give `minFeatures` features and at least as many as the short
+ *    ones: menus, link lists, bylines and footers then do not move the fingerprint of
+ *    a page of prose, and a page of short lines (a contents page, a start page whose
+ *    one long line is the site's stock footer) is fingerprinted by all its text.
  * 3. Each feature is hashed to 64 bits, no string made per token or shingle: two
  *    32-bit lanes per token (FNV-1a and a murmur2-style multiply over the UTF-16
  *    code units, finished with murmur3's fmix32), a rolling rotate-xor of the tokens
@@ -279,7 +281,10 @@ function fingerprintNormalized(s: string, p: Params): TextFingerprint {
     }
   }
 
-  const allBlocks = longFeatures < minFeatures;
+  // Short blocks count too when the long ones are too few to fingerprint, or carry
+  // less of the page than the short ones: on a templated site the one long block of
+  // a short page is often the site's footer, the same on every page.
+  const allBlocks = longFeatures < minFeatures || longFeatures < shortFeatures;
   const total = allBlocks ? longFeatures + shortFeatures : longFeatures;
   if (total < minFeatures) return { simhash: null, textHash: null, features: total, allBlocks };
   counts.fill(0);

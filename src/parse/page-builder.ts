@@ -71,6 +71,13 @@ export class PageBuilder implements Partial<Handler> {
   private runStart = 0;
   /** Visible links whose run has not ended yet. */
   private readonly ctxPending: LinkRec[] = [];
+  /**
+   * Links of a closed `<dt>` waiting for its `<dd>`: a term's context runs on into
+   * its description (`<dt><a>gitformat-bundle(5)</a></dt><dd>The bundle file format.</dd>`).
+   */
+  private readonly termLinks: LinkRec[] = [];
+  /** Where the last `<dt>` closed: the end of its links' context when no `<dd>` follows. */
+  private termEnd = 0;
   private headText: string | undefined;
   /** Both caps reached: the rest of the input is ignored. */
   done = false;
@@ -116,6 +123,8 @@ export class PageBuilder implements Partial<Handler> {
     if (f & F_BLOCK) this.sep(SEP_BLOCK);
     else if (f & F_CELL) this.sep(SEP_SPACE);
     else if (f & F_BREAK) this.sep(SEP_BLOCK);
+    // A term with no description: its links' context ends with the term.
+    if ((name === 'dt' || name === 'dl') && this.termLinks.length > 0) this.endTerm(this.termEnd);
     if (f & F_CONTEXT) this.boundary();
     if (this.hiddenAt < 0) {
       if (f & F_HIDDEN) this.enterHidden(depth);
@@ -145,9 +154,23 @@ export class PageBuilder implements Partial<Handler> {
     }
     const f = tagFlags(name);
     if (f === 0) return;
+    if (name === 'dt') {
+      // The term's links wait for the description (or the next term).
+      if (this.termLinks.length > 0) this.endTerm(this.termEnd);
+      this.termEnd = this.text.len;
+      this.termLinks.push(...this.ctxPending);
+      this.ctxPending.length = 0;
+    } else if (this.termLinks.length > 0 && (name === 'dd' || name === 'dl')) {
+      this.endTerm(name === 'dd' ? this.text.len : this.termEnd);
+    }
     if (f & F_CONTEXT) this.boundary();
     if (f & F_BLOCK) this.sep(SEP_BLOCK);
     else if (f & F_CELL) this.sep(SEP_SPACE);
+  }
+
+  private endTerm(end: number): void {
+    for (const rec of this.termLinks) rec.bEnd = end;
+    this.termLinks.length = 0;
   }
 
   ontext(data: string): void {
@@ -368,6 +391,7 @@ export class PageBuilder implements Partial<Handler> {
   result(): ParsedPage {
     if (this.cur !== undefined) this.closeAnchor();
     if (this.inTitle) this.endTitle();
+    if (this.termLinks.length > 0) this.endTerm(this.termEnd);
     const t = this.text;
     const s = t.flat();
     const f = this.facts;

@@ -308,6 +308,28 @@ describe('parseHtml: caps and options', () => {
     assert.equal(parseHtml(html, 'http://c.test/', { contextChars: 0 }).links[0]?.context, 'six');
   });
 
+  // A manual's list of pages as a definition list (git's git.html): the name is the
+  // link, the subject is in the description; the context used to stop at </dt>.
+  it('a link in a <dt> has its <dd> description in its context, not the next term’s', () => {
+    const html =
+      '<dl><dt><a href="gitformat-bundle.html">gitformat-bundle(5)</a></dt>' +
+      '<dd><p>The bundle file format.</p></dd>' +
+      '<dt><a href="gitk.html">gitk(1)</a></dt><dt><a href="gitweb.html">gitweb(1)</a></dt>' +
+      '<dd>Git web interface.</dd>' +
+      '<dt><a href="git-gui.html">git-gui(1)</a></dt></dl><p>After the list.</p>' +
+      '<dl><dt>Term <a href="t.html">t</a><dd>words <a href="d.html">d</a> more</dl>';
+    for (const engine of ['fast', 'htmlparser2'] as const) {
+      const p = parseHtml(html, 'http://git.test/', { engine });
+      const ctx = (u: string) => link(p, `http://git.test/${u}`)?.context;
+      assert.equal(ctx('gitformat-bundle.html'), 'gitformat-bundle(5) The bundle file format.');
+      assert.equal(ctx('gitk.html'), 'gitk(1)', engine); // the next term took the description
+      assert.equal(ctx('gitweb.html'), 'gitweb(1) Git web interface.', engine);
+      assert.equal(ctx('git-gui.html'), 'git-gui(1)', engine); // no description: the term
+      assert.equal(ctx('t.html'), 'Term t words d more', engine); // implied closes
+      assert.equal(ctx('d.html'), 'words d more', engine);
+    }
+  });
+
   it('maxAnchorChars cuts long anchors', () => {
     const html = `<a href="/x">${'word '.repeat(100)}</a>`;
     assert.equal(
