@@ -61,6 +61,7 @@ export const URL_COLUMNS: readonly Column<UrlRecord>[] = [
   { name: 'anchor', value: (r) => r.anchor },
   { name: 'context', value: (r) => r.context },
   { name: 'discoveredAt', value: (r) => iso(r.discoveredAt) },
+  { name: 'redirectTo', value: (r) => r.redirectTo },
 ];
 
 export const LINK_COLUMNS: readonly Column<LinkRecord>[] = [

@@ -118,6 +118,23 @@ test('a page behind 301s (or a meta refresh) is fetched once and kept under its 
     assert.equal(new Set(pages).size, pages.length);
     assert.ok(history.some((h) => h.state === 'redirect' && h.status === 301 && h.location));
   });
+  // The URL export says where each redirecting URL leads.
+  const csv = await runCli(
+    'export',
+    '--store',
+    store,
+    '--what',
+    'urls',
+    '--state',
+    'redirect',
+    '--format',
+    'csv',
+  );
+  assert.equal(csv.code, 0, csv.err);
+  const [header, ...rows] = csv.out.trim().split('\r\n');
+  assert.ok(header?.split(',').at(-1) === 'redirectTo', header);
+  assert.ok(rows.length >= MOVED_PAGES);
+  for (const row of rows) assert.match(row, /,http:\/\/moved\.test(:\d+)?\/(old\/)?page-\d+$/, row);
 });
 
 function deadCrawl(...extra: string[]) {

@@ -156,6 +156,7 @@ test('urls: every known URL in discovery order, or those of one state', async ()
     'anchor',
     'context',
     'discoveredAt',
+    'redirectTo',
   ]);
   assert.equal(csv.length, 2);
   assert.deepEqual(csv[1]?.slice(1), [
@@ -168,6 +169,7 @@ test('urls: every known URL in discovery order, or those of one state', async ()
     'more',
     '',
     '2024-05-01T12:00:01.000Z',
+    '',
   ]);
 });
 
