@@ -132,15 +132,25 @@ export function pageOutcome(
   rules: PageRules,
   fetchedAt: number,
 ): PageResult {
-  const a = analyzeBody(res.body, res.contentType, res.finalUrl, rules.parse);
+  // The X-Robots-Tag header's directives join the page's <meta name=robots> ones.
+  const xRobotsTag = res.headers['x-robots-tag'];
+  const a = analyzeBody(
+    res.body,
+    res.contentType,
+    res.finalUrl,
+    xRobotsTag === undefined ? rules.parse : { ...rules.parse, xRobotsTag },
+  );
   const page = a.page;
   const text = page?.text ?? a.text ?? '';
   const title = page?.title ?? '';
   const relevance = rules.model.relevance({ text, title, url: res.finalUrl });
   const threshold = rules.threshold;
-  const kept = relevance >= threshold;
+  // Relevant decides whose links are followed; a page that asks not to be indexed
+  // (noindex, none) is judged and followed like any other, but not kept.
+  const relevant = relevance >= threshold;
+  const kept = relevant && page?.robots.noindex !== true;
   // The page's neighbours on the page that linked it, raised by what it lends them.
-  const lent = rules.siblings?.lend(claimed.url, relevance, kept, fetchedAt) ?? [];
+  const lent = rules.siblings?.lend(claimed.url, relevance, relevant, fetchedAt) ?? [];
   const base = {
     fetchedAt,
     status: res.status,
@@ -165,10 +175,10 @@ export function pageOutcome(
       ...(lent.length > 0 ? { newUrls: lent } : {}),
     });
   }
-  rules.collect?.(text, kept);
+  rules.collect?.(text, relevant);
   const parent: ParentInfo = {
     relevance,
-    kept,
+    kept: relevant,
     isSeed,
     threshold,
     depth: claimed.depth,
@@ -176,7 +186,7 @@ export function pageOutcome(
     value: isSeed ? rules.strategy.seedValue : claimed.value,
   };
   const follow = page !== undefined && !page.robots.nofollow && rules.strategy.follows(parent);
-  rules.observe?.(claimed, kept, follow ? page.links : null);
+  rules.observe?.(claimed, relevant, follow ? page.links : null);
 
   let links: PageLink[] | undefined;
   let newUrls: NewUrl[] | undefined;

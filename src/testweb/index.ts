@@ -46,6 +46,8 @@ export {
   DEADLINKS_HOST,
   MOVED_HOST,
   MOVED_PAGES,
+  ROBOTS_TAG_HOST,
+  ROBOTS_TAG_PAGES,
 } from './moved.js';
 export {
   DEFAULT_CLOCK_START_MS,

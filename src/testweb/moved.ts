@@ -7,6 +7,9 @@
 // - deadlinks.test: a page linking DEAD_LIVE_PAGES live pages and DEAD_LINKS URLs on each of
 //   refused.test, blackhole.test (tests map them to a closed port and to a server whose
 //   pages never answer) and gone.invalid (unresolvable), before the live pages.
+// - robotstag.test: pages that ask crawlers not to index them or follow their links, by
+//   `X-Robots-Tag` header or `<meta name=robots>` (ROBOTS_TAG_PAGES); each links one
+//   child page of its own, `/child/<page>`.
 import { htmlReply, notFound, simplePage } from './html.js';
 import type { Handler, Reply } from './types.js';
 
@@ -99,7 +102,62 @@ const deadlinksHost: Handler = (ctx) => {
   return notFound(`No such page on deadlinks.test: ${ctx.path}`);
 };
 
+export const ROBOTS_TAG_HOST = 'robotstag.test';
+/**
+ * robotstag.test's pages: the `X-Robots-Tag` header each sends (null: none), its
+ * `<meta name=robots>` (null: none), and what a crawler named focuscrawl should do:
+ * keep the page (index) and follow its link (follow).
+ */
+export const ROBOTS_TAG_PAGES: Record<
+  string,
+  { header: string | null; meta: string | null; index: boolean; follow: boolean }
+> = {
+  plain: { header: null, meta: null, index: true, follow: true },
+  'header-nofollow': { header: 'nofollow', meta: null, index: true, follow: false },
+  'header-noindex': { header: 'noindex', meta: null, index: false, follow: true },
+  'header-none': { header: 'none', meta: null, index: false, follow: false },
+  'header-agent': { header: 'focuscrawl: nofollow', meta: null, index: true, follow: false },
+  'header-other-agent': {
+    header: 'otherbot: noindex, nofollow',
+    meta: null,
+    index: true,
+    follow: true,
+  },
+  'meta-noindex': { header: null, meta: 'noindex', index: false, follow: true },
+  'meta-nofollow': { header: null, meta: 'nofollow', index: true, follow: false },
+};
+
+const robotsTagHost: Handler = (ctx) => {
+  const p = ctx.pathname;
+  const names = Object.keys(ROBOTS_TAG_PAGES);
+  if (p === '/') {
+    const links = names.map((n) => [`/${n}`, `Page ${n}`] as [string, string]);
+    return htmlReply(simplePage('robotstag.test', ['Pages with robots directives.'], links));
+  }
+  let m = /^\/child\/([a-z-]+)$/.exec(p);
+  if (m && ROBOTS_TAG_PAGES[m[1] as string]) {
+    const k = names.indexOf(m[1] as string);
+    return htmlReply(simplePage(`Child of ${m[1]}`, [`A child page. ${words(k + 300, 40)}`]));
+  }
+  m = /^\/([a-z-]+)$/.exec(p);
+  const spec = m ? ROBOTS_TAG_PAGES[m[1] as string] : undefined;
+  if (m && spec) {
+    const k = names.indexOf(m[1] as string);
+    let html = simplePage(
+      `Page ${m[1]}`,
+      [`Page ${m[1]}. ${words(k + 200, 40)}`],
+      [[`/child/${m[1]}`, `Child of ${m[1]}`]],
+    );
+    if (spec.meta !== null) {
+      html = html.replace('<title>', `<meta name="robots" content="${spec.meta}"><title>`);
+    }
+    return htmlReply(html, 200, spec.header === null ? {} : { 'x-robots-tag': spec.header });
+  }
+  return notFound(`No such page on robotstag.test: ${ctx.path}`);
+};
+
 export const movedHosts: Record<string, Handler> = {
   [MOVED_HOST]: movedHost,
   [DEADLINKS_HOST]: deadlinksHost,
+  [ROBOTS_TAG_HOST]: robotsTagHost,
 };
