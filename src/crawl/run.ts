@@ -62,7 +62,11 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
       }
       return summary;
     } finally {
-      if (s.ownsStore) await s.store.close();
+      try {
+        if (s.ownsStore) await s.store.close();
+      } finally {
+        s.unlock();
+      }
     }
   }
 

@@ -18,7 +18,13 @@ import {
   type ThresholdPolicy,
   type ThresholdSpec,
 } from '../relevance/threshold.js';
-import { DB_FILE, openThreadedStore, type StateCounts, type Store } from '../store/index.js';
+import {
+  acquireRunLock,
+  DB_FILE,
+  openThreadedStore,
+  type StateCounts,
+  type Store,
+} from '../store/index.js';
 import { canonicalizeUrlOrThrow } from '../url/index.js';
 import { chooseModels, type ModelChoice } from './models.js';
 import type { CrawlOptions } from './options.js';
@@ -43,6 +49,8 @@ export interface Setup {
   fetchedTotal: number;
   runs: CrawlRunRecord[];
   warnings: string[];
+  /** Gives back the store's run lock (a no-op for a store given as an object). */
+  unlock: () => void;
 }
 
 /** The default threshold when the link model judges pages: Pr(+ | page) ≥ ½. */
@@ -105,16 +113,25 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
     throw noSeeds();
   }
   const ownsStore = typeof o.store === 'string';
-  // A store given by path runs on a thread of its own; the bodies committed to it
-  // are the engine's, no longer used once committed, so their memory moves there.
-  const store =
-    typeof o.store === 'string'
-      ? await openThreadedStore(o.store, {
-          create: true,
-          transferBodies: true,
-          heap: STORE_THREAD_HEAP,
-        })
-      : o.store;
+  // One crawl at a time on a store directory (store/run-lock.ts): taken before the
+  // recovery below, which would otherwise take a running crawl's claims from it.
+  const unlock = typeof o.store === 'string' ? acquireRunLock(o.store) : () => {};
+  let store: Store;
+  try {
+    // A store given by path runs on a thread of its own; the bodies committed to it
+    // are the engine's, no longer used once committed, so their memory moves there.
+    store =
+      typeof o.store === 'string'
+        ? await openThreadedStore(o.store, {
+            create: true,
+            transferBodies: true,
+            heap: STORE_THREAD_HEAP,
+          })
+        : o.store;
+  } catch (e) {
+    unlock();
+    throw e;
+  }
   try {
     const before = await store.counts();
     const resumed = total(before) > 0;
@@ -161,9 +178,11 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       fetchedTotal: stats.responses,
       runs,
       warnings,
+      unlock,
     };
   } catch (e) {
     if (ownsStore) await store.close().catch(() => {});
+    unlock();
     throw e;
   }
 }

@@ -2,6 +2,12 @@
 // implementations. The conformance suite for implementations is in ./conformance.js.
 export { createMemoryStore, MemoryStore } from './memory.js';
 export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from './options.js';
+export {
+  acquireRunLock,
+  RUN_LOCK_FILE,
+  type RunLockOwner,
+  runLockOwner,
+} from './run-lock.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteStore } from './sqlite.js';
 export { DB_FILE, openStore } from './sqlite-open.js';

@@ -278,3 +278,29 @@ test('--duration stops the run in time, with nothing left processing', async () 
   assert.equal(s.history.length, r.end.run.fetched);
   assert.ok(s.history.length < reference.size);
 });
+
+// Regression: a second `crawl --store X` started while one ran (a second terminal, an
+// overlapping cron job) recovered the first's in-flight URLs back to waiting; the first
+// then stopped with FC_ERR_STORE_STATE and pages were fetched twice.
+test('a second crawl on a store in use is refused, naming the running one, which goes on undisturbed', async () => {
+  const dir = newDir();
+  web.clearLog();
+  const first = spawnCrawl(crawlArgs(dir, [], 30));
+  await first.waitFor((e) => e.event === 'page');
+  const second = spawnCrawl(crawlArgs(dir));
+  const exit = await second.exited;
+  assert.equal(exit.code, 1, second.stderr());
+  assert.match(
+    second.stderr(),
+    new RegExp(`FC_ERR_STORE_BUSY: store .* is in use by a crawl \\(pid ${first.child.pid} on `),
+  );
+  const r = await finished(first);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.end.stopReason, 'exhausted');
+  assertReference(await read(dir, 'two crawls'), 'two crawls');
+  for (const [path, times] of pageRequests())
+    assert.equal(times, 1, `${path} requested ${times} times`);
+  // Once the first has ended, the same command runs (and finds nothing left to do).
+  const again = await runCrawl(crawlArgs(dir));
+  assert.equal(again.code, 0, again.stderr);
+});
