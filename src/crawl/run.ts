@@ -10,6 +10,7 @@
  * ```
  */
 import { EventEmitter } from 'node:events';
+import { CrawlThreadError } from '../errors/index.js';
 import type { Engine } from './engine.js';
 import { type CrawlOptionsInput, parseCrawlOptions } from './options.js';
 import { CrawlThread, wantsThread } from './thread.js';
@@ -40,7 +41,16 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
       });
       this.#thread = t;
       if (this.#stopRequested !== null) t.stop();
-      return t.done;
+      const dir = o.store;
+      if (typeof dir !== 'string') return t.done;
+      return t.done.catch(async (e: unknown) => {
+        // A thread that died could not give the store's lock back: this thread does.
+        if (e instanceof CrawlThreadError) {
+          const { releaseOwnRunLock } = await import('../store/run-lock.js');
+          releaseOwnRunLock(dir);
+        }
+        throw e;
+      });
     }
     // Loaded here: a crawl on its own thread leaves this thread with the light modules.
     const [{ Engine }, { setUp }] = await Promise.all([

@@ -6,6 +6,7 @@ export {
   acquireRunLock,
   RUN_LOCK_FILE,
   type RunLockOwner,
+  releaseOwnRunLock,
   runLockOwner,
 } from './run-lock.js';
 export { SCHEMA_VERSION } from './schema.js';

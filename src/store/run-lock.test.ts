@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { StoreBusyError } from '../errors/index.js';
-import { acquireRunLock, RUN_LOCK_FILE, runLockOwner } from './run-lock.js';
+import { acquireRunLock, RUN_LOCK_FILE, releaseOwnRunLock, runLockOwner } from './run-lock.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'focuscrawl-lock-'));
 
@@ -70,4 +70,19 @@ test('release leaves a lock that another owner has taken since', () => {
   writeFileSync(join(d, RUN_LOCK_FILE), other);
   release();
   assert.equal(readFileSync(join(d, RUN_LOCK_FILE), 'utf8'), other);
+});
+
+test('releaseOwnRunLock removes only a lock naming this process', () => {
+  const d = dir();
+  const other = JSON.stringify({ pid: process.pid + 1, host: hostname(), startedAt: 1 });
+  writeFileSync(join(d, RUN_LOCK_FILE), other);
+  releaseOwnRunLock(d);
+  assert.equal(readFileSync(join(d, RUN_LOCK_FILE), 'utf8'), other);
+  writeFileSync(
+    join(d, RUN_LOCK_FILE),
+    JSON.stringify({ pid: process.pid, host: hostname(), startedAt: 1 }),
+  );
+  releaseOwnRunLock(d);
+  assert.equal(runLockOwner(d), null);
+  releaseOwnRunLock(d); // no lock: nothing to do
 });

@@ -10,6 +10,9 @@
  * a resume right after a kill works. An owner on another host cannot be checked: the
  * message says to delete the file if that machine's crawl is gone for good.
  *
+ * A crawl whose worker thread dies (out of memory) cannot give the lock back itself;
+ * the caller's thread removes it (`releaseOwnRunLock`).
+ *
  * Readers (status, export, search) take no lock: the store serves them while a crawl
  * runs.
  */
@@ -112,6 +115,18 @@ export function acquireRunLock(dir: string): () => void {
     )
       rmSync(path, { force: true });
   };
+}
+
+/**
+ * Removes `dir`'s lock when it names this process: for a crawl whose thread died
+ * before it could give the lock back (the process lives on, so no later crawl could
+ * take the lock over).
+ */
+export function releaseOwnRunLock(dir: string): void {
+  const path = join(dir, RUN_LOCK_FILE);
+  const owner = readOwner(path);
+  if (owner !== null && owner !== 'gone' && owner.pid === process.pid && owner.host === hostname())
+    rmSync(path, { force: true });
 }
 
 function busy(dir: string, path: string, o: RunLockOwner | null): Error {
