@@ -20,3 +20,34 @@ export async function runCli(...argv: string[]): Promise<CliResult> {
   });
   return { code, out, err };
 }
+
+/**
+ * `focuscrawl crawl` of the test web from `seed` into `store`: no delay, no sitemaps,
+ * quiet, the test web's names resolved to it; `extra` flags last.
+ */
+export function crawlTestWeb(
+  web: { resolve: string },
+  store: string,
+  topic: string,
+  seed: string,
+  ...extra: string[]
+): Promise<CliResult> {
+  return runCli(
+    'crawl',
+    '--store',
+    store,
+    '--topic',
+    topic,
+    '--seeds',
+    seed,
+    '--resolve',
+    web.resolve,
+    '--allow-private',
+    '--delay-ms',
+    '0',
+    '--sitemaps',
+    'none',
+    '--quiet',
+    ...extra,
+  );
+}

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { FetchResult } from '../fetch/index.js';
 import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
-import { analyzeBody, detach, type ParseOptions } from '../parse/index.js';
+import { analyzeBody, detach, type ParseOptions, withResponseHeaders } from '../parse/index.js';
 import type { LinkSight, RelevanceModel } from '../relevance/index.js';
 import type {
   ClaimedUrl,
@@ -132,13 +132,11 @@ export function pageOutcome(
   rules: PageRules,
   fetchedAt: number,
 ): PageResult {
-  // The X-Robots-Tag header's directives join the page's <meta name=robots> ones.
-  const xRobotsTag = res.headers['x-robots-tag'];
   const a = analyzeBody(
     res.body,
     res.contentType,
     res.finalUrl,
-    xRobotsTag === undefined ? rules.parse : { ...rules.parse, xRobotsTag },
+    withResponseHeaders(rules.parse, res.headers),
   );
   const page = a.page;
   const text = page?.text ?? a.text ?? '';

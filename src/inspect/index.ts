@@ -4,7 +4,7 @@
 
 import type { FetchResult, RobotsVerdict } from '../fetch/index.js';
 import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
-import { analyzeBody } from '../parse/index.js';
+import { analyzeBody, withResponseHeaders } from '../parse/index.js';
 import { createKeywordModel, type Topic } from '../relevance/index.js';
 
 export interface InspectOptions {
@@ -74,9 +74,12 @@ export async function inspectUrl(
     const { body, robots: finalRobots, ...rest } = res;
     report.fetch = rest;
     report.robots = finalRobots;
-    const a = analyzeBody(body, res.contentType, res.finalUrl, {
-      ...(res.headers['x-robots-tag'] ? { xRobotsTag: res.headers['x-robots-tag'] } : {}),
-    });
+    const a = analyzeBody(
+      body,
+      res.contentType,
+      res.finalUrl,
+      withResponseHeaders({}, res.headers),
+    );
     report.content = a.content;
     if (a.charset) report.charset = { name: a.charset, source: a.charsetSource ?? 'default' };
     const page = a.page;

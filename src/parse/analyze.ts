@@ -20,6 +20,19 @@ export interface AnalyzedBody {
  * Sniffs, decodes and parses one response body. Non-text content (PDF, images…) is
  * recorded as such and not decoded.
  */
+/**
+ * `opts` with the response's `X-Robots-Tag` (lower-case header names, as fetch
+ * results give them) for the parser to join to the page's `<meta name=robots>`:
+ * `crawl` and `inspect` read a page's directives alike.
+ */
+export function withResponseHeaders(
+  opts: ParseOptions | undefined,
+  headers: Readonly<Record<string, string>>,
+): ParseOptions | undefined {
+  const xRobotsTag = headers['x-robots-tag'];
+  return xRobotsTag === undefined ? opts : { ...opts, xRobotsTag };
+}
+
 export function analyzeBody(
   body: Uint8Array,
   contentType: string | undefined,

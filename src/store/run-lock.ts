@@ -106,15 +106,14 @@ export function acquireRunLock(dir: string): () => void {
   return () => {
     if (!held) return;
     held = false;
-    const owner = readOwner(path);
-    if (
-      owner !== null &&
-      owner !== 'gone' &&
-      owner.pid === me.pid &&
-      owner.startedAt === me.startedAt
-    )
-      rmSync(path, { force: true });
+    removeIfHeld(path, (o) => o.pid === me.pid && o.startedAt === me.startedAt);
   };
+}
+
+/** Removes the lock file at `path` when its owner is `mine`. */
+function removeIfHeld(path: string, mine: (o: RunLockOwner) => boolean): void {
+  const owner = readOwner(path);
+  if (owner !== null && owner !== 'gone' && mine(owner)) rmSync(path, { force: true });
 }
 
 /**
@@ -123,10 +122,7 @@ export function acquireRunLock(dir: string): () => void {
  * take the lock over).
  */
 export function releaseOwnRunLock(dir: string): void {
-  const path = join(dir, RUN_LOCK_FILE);
-  const owner = readOwner(path);
-  if (owner !== null && owner !== 'gone' && owner.pid === process.pid && owner.host === hostname())
-    rmSync(path, { force: true });
+  removeIfHeld(join(dir, RUN_LOCK_FILE), (o) => o.pid === process.pid && o.host === hostname());
 }
 
 function busy(dir: string, path: string, o: RunLockOwner | null): Error {

@@ -19,7 +19,7 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../../src/testweb/index.js';
-import { runCli } from '../run-cli.js';
+import { crawlTestWeb, runCli } from '../run-cli.js';
 import { all, inStore } from '../store-read.js';
 
 let web: TestWeb;
@@ -57,26 +57,7 @@ after(async () => {
 
 function crawl(seed: string, ...extra: string[]) {
   const store = join(root, `s${++n}`);
-  const run = runCli(
-    'crawl',
-    '--store',
-    store,
-    '--topic',
-    topic,
-    '--seeds',
-    seed,
-    '--resolve',
-    web.resolve,
-    '--allow-private',
-    '--delay-ms',
-    '0',
-    '--concurrency',
-    '8',
-    '--sitemaps',
-    'none',
-    '--quiet',
-    ...extra,
-  );
+  const run = crawlTestWeb(web, store, topic, seed, '--concurrency', '8', ...extra);
   return { store, run };
 }
 

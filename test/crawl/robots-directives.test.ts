@@ -14,7 +14,7 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../../src/testweb/index.js';
-import { runCli } from '../run-cli.js';
+import { crawlTestWeb } from '../run-cli.js';
 import { all, inStore } from '../store-read.js';
 
 let web: TestWeb;
@@ -36,23 +36,7 @@ test('crawl honours X-Robots-Tag and <meta name=robots>: nofollow, noindex, none
   writeFileSync(topic, JSON.stringify({ name: 'any', keywords: { page: 1 }, threshold: 0 }));
   const store = join(root, 'store');
   web.clearLog();
-  const r = await runCli(
-    'crawl',
-    '--store',
-    store,
-    '--topic',
-    topic,
-    '--seeds',
-    web.url(ROBOTS_TAG_HOST, '/'),
-    '--resolve',
-    web.resolve,
-    '--allow-private',
-    '--delay-ms',
-    '0',
-    '--sitemaps',
-    'none',
-    '--quiet',
-  );
+  const r = await crawlTestWeb(web, store, topic, web.url(ROBOTS_TAG_HOST, '/'));
   assert.equal(r.code, 0, r.err);
   const requested = new Set(
     web.requests.filter((q) => q.host === ROBOTS_TAG_HOST).map((q) => q.path),
