@@ -111,12 +111,13 @@ test('a host whose raised pages are discarded more often than its others stops l
   );
 });
 
-test('hostBaseline: the lower quartile of the last pages, 0 below five; aboveBaseline rescales', () => {
+test('hostBaseline: the lowest of the last pages, 0 below five; aboveBaseline rescales', () => {
   const cases: [number[], number][] = [
     [[], 0],
     [[0.5, 0.5, 0.5, 0.5], 0],
     [[0.21, 0.21, 0.68, 0.4, 0.21], 0.21],
-    [[0.9, 0.1, 0.5, 0.3, 0.7, 0.2, 0.6, 0.4, 0.8], 0.3],
+    [[0.9, 0.45, 0.5, 0.6, 0.7, 0.55, 0.6, 0.5, 0.8], 0.45],
+    [[0.9, 0.1, 0.5, 0.3, 0.7, 0.2, 0.6, 0.4, 0.8], 0.1],
   ];
   for (const [recent, want] of cases) assert.equal(hostBaseline(recent), want, String(recent));
   const rows: [number, number, number][] = [

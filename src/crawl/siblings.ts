@@ -5,7 +5,7 @@
  * evidence its relevance lends them, and those whose priority rises are sent
  * again (the store raises a waiting URL's priority; claimed URLs are never sent).
  *
- * A page lends what its relevance exceeds its host's baseline by (the lower quartile
+ * A page lends what its relevance exceeds its host's baseline by (the lowest relevance
  * of the host's recent pages: on a site where every page names the product, naming
  * it says nothing of a page's neighbours), rescaled to [0, 1]. It lends only to
  * links in its own directory (same host, same path up to the last /), scaled by its
@@ -57,15 +57,18 @@ const BASELINE_PAGES = 32;
 const BASELINE_MIN_PAGES = 5;
 
 /**
- * The relevance of a host's ordinary page: the lower quartile of its last judged
- * pages' (0 until it has BASELINE_MIN_PAGES). On a site where every page names the
- * topic's product, every page is somewhat relevant; what a page lends its
- * neighbours is how much more relevant it is than that.
+ * The relevance a host's pages have whatever their subject: the lowest of its last
+ * judged pages' (0 until it has BASELINE_MIN_PAGES). On a site where every page names
+ * the topic's product, every page is somewhat relevant; what a page lends its
+ * neighbours is how much more relevant it is than that. (The lower quartile, tried
+ * first, rose on sites whose recent pages were mostly relevant and starved their
+ * tables of contents of loans: BENCHMARKS.md.)
  */
 export function hostBaseline(recent: readonly number[]): number {
   if (recent.length < BASELINE_MIN_PAGES) return 0;
-  const sorted = [...recent].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 4)] as number;
+  let low = Number.POSITIVE_INFINITY;
+  for (const r of recent) if (r < low) low = r;
+  return low;
 }
 
 /** A relevance above the host's baseline, rescaled to [0, 1]. */

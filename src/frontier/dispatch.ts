@@ -40,6 +40,12 @@ export class HostDispatch<T extends Dispatchable> {
   readonly #gap: number;
   /** Priorities of the URLs being fetched (those that have one). */
   readonly #running = new Map<string, number>();
+  /**
+   * Per busy host, the best priority of its URLs sent back to the store by `trim`:
+   * better URLs than those here still wait, for their host. When the host's fetch
+   * ends they become a promise (a claim brings them back).
+   */
+  readonly #parked = new Map<string, number>();
 
   constructor(perHost: number, diversity = 1, gap = Number.POSITIVE_INFINITY) {
     this.#perHost = perHost;
@@ -63,6 +69,7 @@ export class HostDispatch<T extends Dispatchable> {
   /** No claim can bring what was promised (the budget is spent): stop waiting for it. */
   forgetPromise(): void {
     this.#promised = Number.NEGATIVE_INFINITY;
+    this.#parked.clear();
   }
 
   /** A claim started: it will bring what was promised so far. */
@@ -91,6 +98,7 @@ export class HostDispatch<T extends Dispatchable> {
       this.#claiming,
     );
     for (const p of this.#running.values()) if (p > best) best = p;
+    for (const p of this.#parked.values()) if (p > best) best = p;
     return best - this.#gap;
   }
 
@@ -112,6 +120,8 @@ export class HostDispatch<T extends Dispatchable> {
     const list = this.#items;
     for (const item of items) {
       const host = hostOf(item.url) ?? '';
+      // The claim brought the host's URLs back (trim parks them again if it is busy).
+      this.#parked.delete(host);
       const domain = this.#diversity > 1 ? (registrableDomainOfHost(host) ?? host) : host;
       const e = { item, host, domain };
       const p = item.priority;
@@ -144,8 +154,12 @@ export class HostDispatch<T extends Dispatchable> {
     for (const e of this.#items) {
       const n = (seen.get(e.host) ?? 0) + 1;
       seen.set(e.host, n);
-      if (n > keep + Math.max(0, this.#perHost - (this.#active.get(e.host) ?? 0))) out.push(e.item);
-      else kept.push(e);
+      if (n > keep + Math.max(0, this.#perHost - (this.#active.get(e.host) ?? 0))) {
+        out.push(e.item);
+        const p = e.item.priority;
+        if (this.#gap !== Number.POSITIVE_INFINITY && p !== undefined)
+          this.#parked.set(e.host, Math.max(p, this.#parked.get(e.host) ?? p));
+      } else kept.push(e);
     }
     this.#items = kept;
     return out;
@@ -205,11 +219,18 @@ export class HostDispatch<T extends Dispatchable> {
     const n = this.#active.get(host) ?? 0;
     if (n <= 1) this.#active.delete(host);
     else this.#active.set(host, n - 1);
+    // The host has a free slot: its URLs sent back to the store should come back now.
+    const parked = this.#parked.get(host);
+    if (parked !== undefined) {
+      this.#parked.delete(host);
+      this.promise(parked);
+    }
   }
 
   /** Removes and returns every item not yet taken. */
   drain(): T[] {
     const out = this.#items.map((e) => e.item);
+    this.#parked.clear();
     this.#items = [];
     return out;
   }

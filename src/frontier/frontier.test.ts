@@ -344,3 +344,38 @@ test('dispatch priority gap: worse URLs of free hosts wait while the best host i
   assert.equal(open.awaitsClaim, false);
   assert.deepEqual([open.take()?.url, open.take()?.url], ['http://a.test/1', 'http://b.test/1']);
 });
+
+test('dispatch priority gap: a busy host’s URLs sent back to the store still hold worse URLs back', () => {
+  // Regression: on real sites the best host's URLs went back to the store while its
+  // fetch ran; when that fetch ended (finding no new link), the dispatch saw only other
+  // hosts' worse URLs, nothing running or promised, and started them, so a crawl
+  // sometimes left the topic's site for every other site's home page.
+  const item = (url: string, priority: number) => ({ url, priority });
+  const d = new HostDispatch<{ url: string; priority: number }>(1, 1, 0);
+  d.push([
+    item('http://a.test/1', 0.8),
+    item('http://a.test/2', 0.7),
+    item('http://a.test/3', 0.6),
+  ]);
+  d.push([item('http://b.test/1', 0.4)]);
+  assert.equal(d.take()?.url, 'http://a.test/1');
+  assert.deepEqual(
+    d.trim(0).map((x) => x.url),
+    ['http://a.test/2', 'http://a.test/3'],
+  );
+  assert.equal(d.awaitsClaim, false, 'a.test is busy: claiming would only bring them back');
+  assert.equal(d.take(), undefined);
+  d.release('http://a.test/1');
+  // a.test is free: its URLs in the store beat b.test's, so they are claimed first.
+  assert.equal(d.awaitsClaim, true);
+  assert.equal(d.take(), undefined, 'b.test (0.4) waits for a.test’s 0.7');
+  d.claimStarted();
+  d.claimLanded();
+  d.push([item('http://a.test/2', 0.7), item('http://a.test/3', 0.6)]);
+  assert.equal(d.take()?.url, 'http://a.test/2');
+  // Spent budget: nothing more will be claimed, so nothing is waited for.
+  d.trim(0);
+  d.forgetPromise();
+  d.release('http://a.test/2');
+  assert.equal(d.awaitsClaim, false);
+});
