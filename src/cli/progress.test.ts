@@ -30,6 +30,7 @@ const SUMMARY: CrawlSummary = {
   recovered: 0,
   run: { fetched: 430, complete: 305, discard: 121, error: 4, redirect: 0, bytes: 1_100_000 },
   requests: 440,
+  waitedForHost: 0,
   refused: {},
   counts: { waiting: 12_000, processing: 0, complete: 305, discard: 121, error: 4, redirect: 0 },
   fetchedTotal: 430,

@@ -13,9 +13,10 @@
 import { AbortedError } from '../errors/index.js';
 import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
 import { claimFromQueues, createStrategy, HostDispatch } from '../frontier/index.js';
-import type { ClaimedUrl, Outcome, StateCounts } from '../store/index.js';
+import type { ClaimedUrl, ClaimOptions, HostClaim, Outcome, StateCounts } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
+import { HostReadiness } from './host-ready.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
 import { RuleKeeper } from './rules.js';
@@ -28,6 +29,12 @@ import { META_RUNS, REFUSED_CODES } from './types.js';
 
 /** Claimed URLs kept per host beyond its free fetch slots (the rest go back to waiting). */
 const HOST_BACKLOG = 1;
+/** Claimed URLs the fetch queue holds at most for hosts waiting out their delay. */
+const MAX_DISPATCH = 1024;
+/** Waiting URLs a host-aware claim looks at, at most. */
+const CLAIM_SCAN_MAX = 8192;
+/** …and at least (a small claim must still reach past the few hosts atop the frontier). */
+const CLAIM_SCAN_MIN = 4096;
 
 /**
  * The dispatch's priority gap (options.ts `priorityGap`): 0 under a page budget when
@@ -52,6 +59,9 @@ export class Engine {
   readonly #wake = new Wakeup();
   readonly #abort = abortController();
   readonly #concurrency: number;
+  readonly #perHost: number;
+  /** Claims with regard to hosts (no priority gap: time, not fetches, is spent). */
+  readonly #hostClaims: boolean;
   readonly #claimBatch: number;
   /** Frontier partitions claimed in turn (multi-queue), 1 otherwise. */
   readonly #queues: number;
@@ -61,6 +71,8 @@ export class Engine {
   readonly #sitemaps: SitemapFeed | null;
   /** Unreachable hosts' URLs held, redirects (settle.ts). */
   readonly #settle: Settler;
+  /** When each host may fetch next (host-ready.ts). */
+  readonly #ready: HostReadiness;
 
   #active = 0;
   #pending: Outcome[] = [];
@@ -97,13 +109,15 @@ export class Engine {
     });
     this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
     this.#concurrency = o.fetcher.concurrency ?? 16;
+    this.#perHost = o.fetcher.perHostConcurrency ?? 1;
     // Claims stay small: the frontier's order is only as fresh as the last claim.
     this.#claimBatch = Math.max(8, Math.min(this.#concurrency * 2, 1024));
-    this.#dispatch = new HostDispatch(
-      o.fetcher.perHostConcurrency ?? 1,
-      o.domainDiversity,
-      priorityGap(o, s),
-    );
+    this.#ready = new HostReadiness(this.#fetcher, this.#wake);
+    const gap = priorityGap(o, s);
+    this.#hostClaims = gap === Number.POSITIVE_INFINITY;
+    this.#dispatch = new HostDispatch(this.#perHost, o.domainDiversity, gap, {
+      readyAt: (host, url) => this.#ready.readyAt(host, url),
+    });
     this.#keeper = new RuleKeeper(o, s, strategy, inScope);
     this.#rules = this.#keeper.rules;
     this.#sitemaps = SitemapFeed.create(o, s, this.#fetcher, inScope, this.#rules.linkText, {
@@ -218,6 +232,7 @@ export class Engine {
       this.#emit('end', summary);
       return summary;
     } finally {
+      this.#ready.close();
       await this.#fetcher.close();
     }
   }
@@ -245,6 +260,8 @@ export class Engine {
         this.#dispatch.release(c.url);
         if (verdict !== 'held') this.#record(verdict);
       }
+      // URLs held back by their host's delay: try again when the first is due.
+      if (this.#active < this.#concurrency) this.#ready.wakeAt(this.#dispatch.nextReadyAt);
       const budget = this.#budget();
       // URLs held for unreachable hosts do not keep a spent budget's run going.
       const idle = this.#active === 0 && this.#dispatch.size === 0 && this.#claiming === null;
@@ -319,7 +336,14 @@ export class Engine {
     }
     // Links found beat every URL here (under a priority gap): claim them now.
     if (!this.#dispatch.awaitsClaim) {
-      if (this.#dry || this.#dispatch.size >= this.#claimBatch / 2) return;
+      if (this.#dry) return;
+      // Enough here, unless free slots wait on these URLs' hosts alone (busy, or in
+      // their delay) while other hosts could fetch: then claim those hosts' URLs too.
+      const hostsHold =
+        this.#active < this.#concurrency &&
+        this.#dispatch.hostsHold &&
+        this.#dispatch.size < MAX_DISPATCH;
+      if (this.#dispatch.size >= this.#claimBatch / 2 && !hostsHold) return;
       // Nothing new since the last claim: wait for a commit or an ended fetch (never
       // while nothing is in flight, so that the crawl cannot stall).
       if (!this.#claimUseful && (this.#active > 0 || this.#dispatch.size > 0)) return;
@@ -363,15 +387,28 @@ export class Engine {
       });
   }
 
-  /** Claims `n` URLs, best first; with several queues, a share from each (frontier/queues.ts). */
+  /**
+   * Claims `n` URLs, best first; with several queues, a share from each
+   * (frontier/queues.ts). Without a priority gap (time, not fetches, is spent) the
+   * claim is host-aware: the best URLs of hosts that do not have their share here
+   * already. Under a gap the best come whatever their hosts (other hosts' worse
+   * URLs could not start anyway).
+   */
   #claim(n: number): Promise<ClaimedUrl[]> {
     const store = this.#s.store;
-    if (this.#queues === 1) return store.claim(n);
-    return claimFromQueues(
-      (k, queue) => (queue === undefined ? store.claim(k) : store.claim(k, { queue })),
-      n,
-      this.#queues,
-    );
+    const hosts: HostClaim | undefined = this.#hostClaims
+      ? {
+          perHost: this.#perHost,
+          skip: this.#dispatch.hostsWithAtLeast(this.#perHost),
+          scan: Math.max(CLAIM_SCAN_MIN, Math.min(CLAIM_SCAN_MAX, 32 * n)),
+        }
+      : undefined;
+    const options = (queue?: { index: number; of: number }): ClaimOptions | undefined =>
+      queue === undefined && hosts === undefined
+        ? undefined
+        : { ...(queue === undefined ? {} : { queue }), ...(hosts === undefined ? {} : { hosts }) };
+    if (this.#queues === 1) return store.claim(n, options());
+    return claimFromQueues((k, queue) => store.claim(k, options(queue)), n, this.#queues);
   }
 
   #start(c: ClaimedUrl): void {
@@ -493,6 +530,7 @@ export class Engine {
       run: this.#run,
       fetchedTotal: this.#fetchedTotal,
       requests: fs.requests,
+      waitedForHost: fs.waited,
       refused: this.#refused,
       lastTick: this.#lastTick,
       inFlight: fs.inFlight + fs.queued,

@@ -54,6 +54,7 @@ test('progress: rates over the last interval and since the start', () => {
     run: { fetched: 40, complete: 30, discard: 10, error: 0, redirect: 0, bytes: 1234 },
     fetchedTotal: 140,
     requests: 45,
+    waitedForHost: 0,
     refused: {},
     lastTick: { at: 10_000, fetched: 35 },
     inFlight: 8,

@@ -11,6 +11,8 @@ export interface Tallies {
   fetchedTotal: number;
   /** HTTP requests sent in this run. */
   requests: number;
+  /** Of which, requests that waited for their host in the fetcher. */
+  waitedForHost: number;
   refused: Record<string, number>;
   /** Time and run.fetched at the previous progress event. */
   lastTick: { at: number; fetched: number };
@@ -80,6 +82,7 @@ export function summaryOf(
     recovered,
     run: { ...t.run },
     requests: t.requests,
+    waitedForHost: t.waitedForHost,
     refused: { ...t.refused },
     counts: { ...t.counts },
     fetchedTotal: t.fetchedTotal,

@@ -77,6 +77,12 @@ export interface CrawlSummary {
   /** HTTP requests sent in this run: pages, redirect hops, retries, robots.txt and sitemaps. */
   requests: number;
   /**
+   * Of those, requests that waited in the fetcher for their host's delay or connection
+   * before being sent. The crawl starts a URL only once its host is ready, so only
+   * redirect hops, retries and sitemap requests to a host in use wait.
+   */
+  waitedForHost: number;
+  /**
    * URLs of this run failed before any request was sent for them, by error code:
    * `FC_ERR_ROBOTS_DISALLOWED`, `FC_ERR_OUT_OF_SCOPE`, `FC_ERR_BLOCKED_ADDRESS`,
    * `FC_ERR_HOST_UNREACHABLE`, `FC_ERR_INVALID_URL`.

@@ -216,6 +216,10 @@ class HttpFetcher implements Fetcher {
     return this.#verdict(u.origin, u.pathname + u.search, undefined);
   }
 
+  readyAt(host: string): number {
+    return this.#sched.readyAt(host);
+  }
+
   async close(): Promise<void> {
     this.#sched.close();
     await Promise.all([this.#agent.destroy(), this.#shared.destroy(), this.#proxy?.destroy()]);
@@ -234,6 +238,7 @@ class HttpFetcher implements Fetcher {
       robotsCacheSize: this.#robots.size,
       inFlight: this.#sched.active,
       queued: this.#sched.queued,
+      waited: this.#sched.waited,
       hosts: this.#sched.hostStats(),
     };
   }
@@ -292,6 +297,7 @@ class HttpFetcher implements Fetcher {
           maxBytes,
           attempt,
           signal,
+          () => sched.sent(host),
         );
       } catch (err) {
         sched.release(host);

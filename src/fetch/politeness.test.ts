@@ -117,3 +117,30 @@ test('close rejects waiters', async () => {
   await assert.rejects(waiting, AbortedError);
   assert.equal(s.tryAcquire('b', 0), false);
 });
+
+// Regression: a request granted while its connection was being set up left late, and
+// the next request to the host, counted from the grant, reached the server less than
+// a delay after it (868 ms of 1,000 on 200 new hosts at once).
+test('the delay counts from when the request went out (sent), not from its grant', async () => {
+  const { s, starts, run } = make(10, 1, 1000);
+  const done = [run('a'), run('a')];
+  await tick(0);
+  assert.equal(s.readyAt('a'), 1000);
+  await tick(130);
+  s.sent('a'); // the connection took 130 ms
+  assert.equal(s.readyAt('a'), 1130);
+  s.release('a');
+  await tick(870);
+  assert.equal(starts.length, 1, 'not at 1,000 ms after the grant');
+  await tick(130);
+  assert.deepEqual(starts, [
+    ['a', 0],
+    ['a', 1130],
+  ]);
+  s.release('a');
+  await Promise.all(done);
+  // In use (its one connection busy): no sooner than one delay from now.
+  assert.equal(s.readyAt('a'), 2130);
+  // A host never seen is ready at once.
+  assert.equal(s.readyAt('z'), Number.NEGATIVE_INFINITY);
+});

@@ -51,6 +51,7 @@ export class PolitenessScheduler {
   #globalHead = 0;
   #active = 0;
   #queued = 0;
+  #waited = 0;
   #sweepAt = SWEEP_MIN;
   #closed = false;
   readonly #o: PolitenessOptions;
@@ -72,6 +73,20 @@ export class PolitenessScheduler {
 
   #delayOf(h: HostState): number {
     return Math.max(h.crawlDelayMs, this.#o.delayMs);
+  }
+
+  /**
+   * When the next request to `host` may start: the last start plus the delay (−∞ for
+   * a host not seen). While the host's connections are all in use or requests wait
+   * for it (a sitemap, a redirect's next hop), no sooner than one delay from now.
+   */
+  readyAt(host: string): number {
+    const h = this.#hosts.get(host);
+    if (h === undefined) return Number.NEGATIVE_INFINITY;
+    const due = h.lastStartAt + this.#delayOf(h);
+    if (h.waiting > 0 || h.active >= this.#o.perHostConcurrency)
+      return Math.max(due, this.#now() + this.#delayOf(h));
+    return due;
   }
 
   #grant(h: HostState): void {
@@ -107,6 +122,13 @@ export class PolitenessScheduler {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     const h = this.#host(host);
     if (crawlDelayMs >= 0) h.crawlDelayMs = crawlDelayMs;
+    // Waits for the host itself (its delay or its connections), not the global limit.
+    if (
+      h.waiting > 0 ||
+      h.active >= this.#o.perHostConcurrency ||
+      this.#now() < h.lastStartAt + this.#delayOf(h)
+    )
+      this.#waited++;
     return new Promise<void>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal, onAbort: undefined, done: false };
       if (signal !== undefined) {
@@ -124,6 +146,19 @@ export class PolitenessScheduler {
       this.#queued++;
       this.#pump(h);
     });
+  }
+
+  /**
+   * The request granted to `host` went out now: its delay counts from here. A
+   * request granted while its connection was still being set up (a new host, a
+   * busy moment) leaves later than granted; counting from the grant would let the
+   * next request reach the server less than a delay after it.
+   */
+  sent(host: string): void {
+    const h = this.#hosts.get(host);
+    if (h === undefined) return;
+    const now = this.#now();
+    if (now > h.lastStartAt) h.lastStartAt = now;
   }
 
   /** Gives back a slot taken by tryAcquire or acquire. */
@@ -219,6 +254,11 @@ export class PolitenessScheduler {
 
   get queued(): number {
     return this.#queued;
+  }
+
+  /** Calls to `acquire` held back by their host (its delay, connections or waiters). */
+  get waited(): number {
+    return this.#waited;
   }
 
   /** Hosts with requests in flight or waiting. */

@@ -72,10 +72,13 @@ class Exchange implements Dispatcher.DispatchHandler, BodyOwner {
     readonly maxBytes: number,
     readonly attempt: number,
     readonly signal: AbortSignal | undefined,
+    readonly onSent: (() => void) | undefined,
   ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
+    // Called as the request is written to its connection (after connecting, if new).
+    this.onSent?.();
     if (this.pendingAbort !== null) controller.abort(this.pendingAbort);
   }
 
@@ -204,7 +207,8 @@ function onTotalTimeout(x: Exchange): void {
  * Sends `GET href` through `dispatcher` to the pool of `origin`, with `headers`
  * (flat: name, value, …). `attempt` (1-based) decides whether a
  * 5xx/429 will be retried (then its body is dropped and `retryInMs` ≥ 0).
- * Rejects with a FocusCrawlError.
+ * `onSent` is called as the request goes out on its connection. Rejects with a
+ * FocusCrawlError.
  */
 export function exchange(
   dispatcher: Dispatcher,
@@ -216,8 +220,9 @@ export function exchange(
   maxBytes: number,
   attempt: number,
   signal: AbortSignal | undefined,
+  onSent?: () => void,
 ): Promise<RawResponse> {
-  const x = new Exchange(href, cfg, maxBytes, attempt, signal);
+  const x = new Exchange(href, cfg, maxBytes, attempt, signal, onSent);
   const p = new Promise<RawResponse>((resolve, reject) => {
     x.resolve = resolve;
     x.reject = reject;

@@ -117,6 +117,12 @@ export interface FetcherStats {
   inFlight: number;
   /** Requests waiting for a slot, all hosts. */
   queued: number;
+  /**
+   * Requests that had to wait for their host before being sent (its delay, its
+   * connections in flight, or requests queued before them), since the fetcher was
+   * created; waits for the global limit alone are not counted.
+   */
+  waited: number;
   /** Hosts with requests in flight or waiting. */
   hosts: Record<string, HostQueueStats>;
 }
@@ -142,6 +148,15 @@ export interface Fetcher {
   fetch(url: string, init?: FetchInit): Promise<FetchResult>;
   /** The robots verdict for `url`, fetching robots.txt if it is not cached. Never throws for a disallowed URL. */
   robotsFor(url: string): Promise<RobotsVerdict>;
+  /**
+   * When a request to `host` (a URL's hostname) may start under the host's delay
+   * (`delayMs`, or its robots.txt Crawl-delay when larger): the last start plus the
+   * delay, in `Date.now()` milliseconds; in the past (−∞ for a host never fetched)
+   * when it may start now. While the host's connections are all in use or requests
+   * wait for it here (robots.txt, a sitemap, a redirect's next hop), no sooner than
+   * one delay from now.
+   */
+  readyAt(host: string): number;
   /** Closes every connection. Fetches still running fail. */
   close(): Promise<void>;
   stats(): FetcherStats;

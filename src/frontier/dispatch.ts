@@ -12,6 +12,11 @@
  * `gap` of the best URL waiting here or being fetched, so that a host's mediocre
  * URLs do not take fetches (and a page budget) merely because the best URLs' host
  * is busy. The best URL itself always may start.
+ *
+ * Host readiness: with a `readyAt(host)` schedule (the fetcher's politeness: the host's
+ * last start plus its delay), a URL starts only once its host is ready, so that no
+ * fetch slot waits out a host's delay while other hosts could use it; `nextReadyAt`
+ * says when the first URL held back this way becomes ready, for the caller's timer.
  */
 import { hostOf, registrableDomainOfHost } from '../url/index.js';
 
@@ -47,10 +52,30 @@ export class HostDispatch<T extends Dispatchable> {
    */
   readonly #parked = new Map<string, number>();
 
-  constructor(perHost: number, diversity = 1, gap = Number.POSITIVE_INFINITY) {
+  readonly #readyAt: ((host: string, url: string) => number) | undefined;
+  readonly #now: () => number;
+  #nextReadyAt = Number.POSITIVE_INFINITY;
+  #hostsHold = false;
+
+  constructor(
+    perHost: number,
+    diversity = 1,
+    gap = Number.POSITIVE_INFINITY,
+    schedule?: { readyAt: (host: string, url: string) => number; now?: () => number },
+  ) {
     this.#perHost = perHost;
     this.#diversity = diversity;
     this.#gap = gap;
+    this.#readyAt = schedule?.readyAt;
+    this.#now = schedule?.now ?? Date.now;
+  }
+
+  /**
+   * When the earliest URL that the last `take` passed over for its host's delay may
+   * start (+∞ when none was): the caller's cue to try again.
+   */
+  get nextReadyAt(): number {
+    return this.#nextReadyAt;
   }
 
   /** The best priority of links found but not claimed yet, and of those a claim under way holds. */
@@ -175,12 +200,32 @@ export class HostDispatch<T extends Dispatchable> {
     let fallback = -1;
     let fallbackUse = Number.POSITIVE_INFINITY;
     const floor = this.#floor();
+    const readyAt = this.#readyAt;
+    const now = readyAt === undefined ? 0 : this.#now();
+    this.#nextReadyAt = Number.POSITIVE_INFINITY;
+    let heldByHosts = false;
+    let belowFloor = false;
+    this.#hostsHold = false;
     for (let i = 0; i < items.length; i++) {
       const e = items[i] as Entry<T>;
       // In priority order: once below the floor, so is the rest (with nothing running,
       // the head starts whatever its priority, so that the crawl goes on).
-      if ((i > 0 || !this.#headFree()) && (e.item.priority ?? floor) < floor) break;
-      if ((this.#active.get(e.host) ?? 0) >= this.#perHost) continue;
+      if ((i > 0 || !this.#headFree()) && (e.item.priority ?? floor) < floor) {
+        belowFloor = true;
+        break;
+      }
+      if ((this.#active.get(e.host) ?? 0) >= this.#perHost) {
+        heldByHosts = true;
+        continue;
+      }
+      if (readyAt !== undefined) {
+        const at = readyAt(e.host, e.item.url);
+        if (at > now) {
+          if (at < this.#nextReadyAt) this.#nextReadyAt = at;
+          heldByHosts = true;
+          continue;
+        }
+      }
       if (this.#diversity > 1 && this.#recent.includes(e.domain)) {
         const use = this.#lastUse.get(e.domain) ?? -1;
         if (use < fallbackUse) {
@@ -191,7 +236,30 @@ export class HostDispatch<T extends Dispatchable> {
       }
       return this.#takeAt(i);
     }
-    return fallback >= 0 ? this.#takeAt(fallback) : undefined;
+    if (fallback >= 0) return this.#takeAt(fallback);
+    this.#hostsHold = heldByHosts && !belowFloor;
+    return undefined;
+  }
+
+  /**
+   * Hosts with at least `n` URLs here: a host-aware claim skips them
+   * (`ClaimOptions.hosts.skip`), since more of their URLs would only wait.
+   */
+  hostsWithAtLeast(n: number): string[] {
+    const count = new Map<string, number>();
+    for (const e of this.#items) count.set(e.host, (count.get(e.host) ?? 0) + 1);
+    const out: string[] = [];
+    for (const [host, k] of count) if (k >= n) out.push(host);
+    return out;
+  }
+
+  /**
+   * Whether the last `take` that found nothing to start was held back only by the
+   * hosts of the URLs here (busy, or waiting out their delay), not by the priority
+   * floor: URLs of other hosts could start, if a claim brought them.
+   */
+  get hostsHold(): boolean {
+    return this.#hostsHold;
   }
 
   #takeAt(i: number): T {

@@ -379,3 +379,37 @@ test('dispatch priority gap: a busy host’s URLs sent back to the store still h
   d.release('http://a.test/2');
   assert.equal(d.awaitsClaim, false);
 });
+
+test('dispatch with a host schedule: a host in its delay is passed over, and says when it is due', () => {
+  const item = (url: string, priority: number) => ({ url, priority });
+  let now = 1_000;
+  const due = new Map([['a.test', 1_500]]);
+  const d = new HostDispatch<{ url: string; priority: number }>(1, 1, Number.POSITIVE_INFINITY, {
+    readyAt: (host) => due.get(host) ?? Number.NEGATIVE_INFINITY,
+    now: () => now,
+  });
+  d.push([
+    item('http://a.test/1', 0.9),
+    item('http://b.test/1', 0.5),
+    item('http://b.test/2', 0.4),
+  ]);
+  // a.test waits out its delay in the queue; b.test, ready, goes first.
+  assert.equal(d.take()?.url, 'http://b.test/1');
+  assert.equal(d.take(), undefined);
+  assert.equal(d.nextReadyAt, 1_500);
+  assert.equal(d.hostsHold, true, 'only the hosts hold the URLs here back');
+  assert.deepEqual(d.hostsWithAtLeast(1).sort(), ['a.test', 'b.test']);
+  now = 1_500;
+  assert.equal(d.take()?.url, 'http://a.test/1');
+  assert.equal(d.nextReadyAt, Number.POSITIVE_INFINITY);
+  // Under a priority gap, a worse URL of a ready host waits for a better one in its delay.
+  const g = new HostDispatch<{ url: string; priority: number }>(1, 1, 0, {
+    readyAt: (host) => (host === 'a.test' ? 2_000 : Number.NEGATIVE_INFINITY),
+    now: () => now,
+  });
+  g.push([item('http://a.test/1', 0.9), item('http://b.test/1', 0.5)]);
+  g.push([item('http://c.test/1', 0.95)]);
+  assert.equal(g.take()?.url, 'http://c.test/1');
+  assert.equal(g.take(), undefined, 'b.test (0.5) waits for a.test (0.9)');
+  assert.equal(g.hostsHold, false, 'the priority floor holds it, not the hosts');
+});

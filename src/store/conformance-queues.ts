@@ -310,4 +310,44 @@ export function queueConformance(factory: StoreFactory): void {
     const s = await store.stats();
     assert.deepEqual([s.discovered, s.counts.processing, s.counts.waiting], [1, 1, 0]);
   });
+
+  test('claim with hosts: the best URLs of distinct hosts, skipped hosts left waiting, within the scan', async ({
+    store,
+  }) => {
+    const at = (host: string, i: number) => `http://${host}.test/${i}`;
+    // a.test holds the top of the frontier; b and c follow; d is skipped by the caller.
+    await store.addUrls([
+      { url: at('a', 1), depth: 1, priority: 0.9 },
+      { url: at('a', 2), depth: 1, priority: 0.8 },
+      { url: at('a', 3), depth: 1, priority: 0.7 },
+      { url: at('d', 1), depth: 1, priority: 0.65 },
+      { url: at('b', 1), depth: 1, priority: 0.6 },
+      { url: at('b', 2), depth: 1, priority: 0.5 },
+      { url: at('c', 1), depth: 1, priority: 0.4 },
+    ]);
+    const got = await store.claim(10, { hosts: { perHost: 1, skip: ['d.test'] } });
+    assert.deepEqual(
+      got.map((c) => c.url),
+      [at('a', 1), at('b', 1), at('c', 1)],
+    );
+    // Passed-over URLs still wait, in order; a plain claim takes them best first.
+    assert.deepEqual(
+      (await store.claim(2)).map((c) => c.url),
+      [at('a', 2), at('a', 3)],
+    );
+    // Two per host, looking at no more than the three best waiting URLs.
+    assert.deepEqual(
+      (await store.claim(10, { hosts: { perHost: 2, scan: 3 } })).map((c) => c.url),
+      [at('d', 1), at('b', 2)],
+    );
+    assert.deepEqual((await store.counts()).waiting, 0);
+    for (const [options, re] of [
+      [{ hosts: { perHost: 0 } }, /claim options\.hosts\.perHost/],
+      [{ hosts: { perHost: 1, scan: 0 } }, /claim options\.hosts\.scan/],
+      [{ hosts: { perHost: 1, skip: 'a.test' } }, /claim options\.hosts\.skip/],
+      [{ hosts: { perHost: 1, most: 2 } }, /unknown field "most"/],
+    ] as const) {
+      await assert.rejects(store.claim(1, options as never), isInvalid(re));
+    }
+  });
 }

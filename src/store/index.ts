@@ -20,6 +20,7 @@ export {
   type FetchFailure,
   type FinalState,
   type HistoryRecord,
+  type HostClaim,
   type HostStats,
   type LinkRecord,
   type NewUrl,

@@ -12,8 +12,10 @@
  * fed by every later add. The heaps of the last `PARTITIONS` values of `of`
  * claimed with are kept; an older one is rebuilt if it is used again.
  */
+
 import { InvalidOptionError } from '../errors/index.js';
 import { Heap } from './heap.js';
+import type { HostPicker } from './host-claim.js';
 import type { Tally } from './tally.js';
 import type {
   ClaimedUrl,
@@ -132,13 +134,19 @@ export class MemoryFrontier {
   }
 
   /** Moves up to n waiting URLs (of one queue, if given) to processing, best first. */
-  claim(n: number, queue?: { index: number; of: number }): ClaimedUrl[] {
+  claim(n: number, queue?: { index: number; of: number }, hosts?: HostPicker): ClaimedUrl[] {
     const { heap } = queue === undefined ? this.#queue(1, 0) : this.#queue(queue.of, queue.index);
     const out: ClaimedUrl[] = [];
-    while (out.length < n) {
+    /** Entries looked at and passed over for their host: back on the heap afterwards. */
+    const passed: Entry[] = [];
+    while (out.length < n && (hosts === undefined || hosts.more)) {
       const e = heap.pop();
       if (e === undefined) break;
       if (!this.#isLive(e)) continue;
+      if (hosts !== undefined && !hosts.take(e.rec.url)) {
+        passed.push(e);
+        continue;
+      }
       const r = e.rec;
       r.state = 'processing';
       out.push({
@@ -151,6 +159,7 @@ export class MemoryFrontier {
         context: r.context,
       });
     }
+    for (const e of passed) heap.push(e);
     return out;
   }
 

@@ -4,8 +4,10 @@
  * fail are checked completely before anything changes, which is how a batch is
  * all-or-nothing here.
  */
+
 import { InvalidOptionError, StoreError, StoreStateError } from '../errors/index.js';
 import { compressBody } from './bodies.js';
+import { HostPicker } from './host-claim.js';
 import { type Planned, planCommit } from './memory-commit.js';
 import { MemoryFrontier } from './memory-frontier.js';
 import { MemoryRecords } from './memory-records.js';
@@ -136,7 +138,9 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   async claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]> {
     this.#open('claim');
     v.checkInt('claim(n)', n, 1);
-    const out = this.#f.claim(n, v.checkClaimOptions('claim options', options));
+    const queue = v.checkClaimOptions('claim options', options);
+    const hosts = v.checkHostClaim('claim options', options, n);
+    const out = this.#f.claim(n, queue, hosts && new HostPicker(hosts));
     this.#counts.waiting -= out.length;
     this.#counts.processing += out.length;
     return out;

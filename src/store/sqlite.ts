@@ -5,6 +5,7 @@
  * processes. Only page bodies are written asynchronously, before the transaction
  * that refers to them. One process writes a store at a time; others may read.
  */
+
 import type { Database } from 'better-sqlite3';
 import {
   FocusCrawlError,
@@ -14,6 +15,7 @@ import {
 } from '../errors/index.js';
 import type { BodyFiles } from './bodies.js';
 import { hash53 } from './hash.js';
+import { HostPicker } from './host-claim.js';
 import { KnownCache } from './known-cache.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
@@ -178,9 +180,25 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   async claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]> {
     v.checkInt('claim(n)', n, 1);
     const q = v.checkClaimOptions('claim options', options);
+    const hosts = v.checkHostClaim('claim options', options, n);
     return this.#tx('claim', (ix, t) => {
-      const rows =
-        q === undefined || q.of === 1 ? ix.w.claim.all(n) : ix.w.claimQueue.all(q.of, q.index, n);
+      let rows: ClaimedUrl[];
+      if (hosts === undefined) {
+        rows =
+          q === undefined || q.of === 1 ? ix.w.claim.all(n) : ix.w.claimQueue.all(q.of, q.index, n);
+      } else {
+        // Walks the best `scan` waiting URLs, taking those of hosts still wanted.
+        const pick = new HostPicker(hosts);
+        const scan =
+          q === undefined || q.of === 1
+            ? ix.w.claimScan.iterate(hosts.scan)
+            : ix.w.claimQueueScan.iterate(q.of, q.index, hosts.scan);
+        rows = [];
+        for (const r of scan) {
+          if (pick.take(r.url)) rows.push(r);
+          if (rows.length >= n) break;
+        }
+      }
       for (const r of rows) {
         ix.w.setState.run(STATE_CODE.processing, r.id);
         ix.cache.setState(r.url, STATE_CODE.processing);

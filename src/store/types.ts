@@ -165,6 +165,21 @@ export interface ClaimOptions {
    * 0 ≤ `index` < `of`. @default every waiting URL
    */
   queue?: { index: number; of: number };
+  /**
+   * Claim with regard to hosts (URLs' hostnames): at most `perHost` URLs of any one
+   * host, none of a host in `skip` (hosts whose fetches are queued already), looking
+   * at no more than the `scan` best waiting URLs (default 32 × n): the best waiting
+   * URLs of as many hosts as the top of the frontier holds, still best first. Fewer
+   * than n may come back while more URLs wait. @default no regard to hosts
+   */
+  hosts?: HostClaim;
+}
+
+/** `ClaimOptions.hosts`. */
+export interface HostClaim {
+  perHost: number;
+  skip?: readonly string[];
+  scan?: number;
 }
 
 /** An outgoing link of a fetched page. */

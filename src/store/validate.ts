@@ -212,7 +212,8 @@ export function checkClaimOptions(
   if (options === undefined) return undefined;
   if (typeof options !== 'object' || options === null)
     fail(where, `expected an object, got ${show(options)}`);
-  for (const k of Object.keys(options)) if (k !== 'queue') fail(where, `unknown option "${k}"`);
+  for (const k of Object.keys(options))
+    if (k !== 'queue' && k !== 'hosts') fail(where, `unknown option "${k}"`);
   const q = options.queue;
   if (q === undefined) return undefined;
   if (typeof q !== 'object' || q === null)
@@ -226,6 +227,28 @@ export function checkClaimOptions(
     fail(`${where}.queue.index`, `expected an integer below of (${q.of}), got ${q.index}`);
   }
   return q;
+}
+
+/** Checks `ClaimOptions.hosts`; returns it with its defaults (undefined when absent). */
+export function checkHostClaim(
+  where: string,
+  options: ClaimOptions | undefined,
+  n: number,
+): { perHost: number; skip: ReadonlySet<string>; scan: number } | undefined {
+  const h = options?.hosts;
+  if (h === undefined) return undefined;
+  if (typeof h !== 'object' || h === null)
+    fail(`${where}.hosts`, `expected { perHost, skip?, scan? }, got ${show(h)}`);
+  for (const k of Object.keys(h)) {
+    if (k !== 'perHost' && k !== 'skip' && k !== 'scan')
+      fail(`${where}.hosts`, `unknown field "${k}"`);
+  }
+  checkInt(`${where}.hosts.perHost`, h.perHost, 1);
+  if (h.scan !== undefined) checkInt(`${where}.hosts.scan`, h.scan, 1);
+  const skip = h.skip ?? [];
+  if (!Array.isArray(skip) || skip.some((x) => typeof x !== 'string'))
+    fail(`${where}.hosts.skip`, `expected an array of host names, got ${show(skip)}`);
+  return { perHost: h.perHost, skip: new Set(skip), scan: h.scan ?? 32 * n };
 }
 
 /** Checks `scanWaiting` options; returns the id to start after and the limit. */

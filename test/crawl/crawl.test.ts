@@ -250,6 +250,37 @@ test('per-host delay and Crawl-delay hold between all requests of a crawl', asyn
   assertSpaced(ts2, 500);
 });
 
+// Regression: a fetch waited out its host's delay while holding one of the crawl's
+// slots, so a crawl of many hosts fetched at most concurrency ÷ delay pages a second.
+test('hosts wait out their delay in the queue, not in a fetch slot; every host stays spaced', async () => {
+  web.clearLog();
+  const s = await crawl({
+    store: newDir(),
+    topic: zh.topic,
+    // Three hosts for two slots: each host is often the best one while in its delay.
+    seeds: L.topics.slice(0, 3).map((t) => t.seeds[0] as string),
+    threshold: 0,
+    scope: 'same-host',
+    maxPages: 24,
+    // Sitemap requests (a background feed, not the crawl's slots) queue behind each
+    // other on their host; left out here so that the count is the pages'.
+    sitemaps: 'none',
+    fetcher: fetcher({ delayMs: 500, perHostConcurrency: 1, concurrency: 2 }),
+  });
+  assert.equal(s.stopReason, 'max-pages');
+  const hosts = new Map<string, number[]>();
+  for (const r of web.requests) hosts.set(r.host, [...(hosts.get(r.host) ?? []), r.ts]);
+  assert.equal(hosts.size, 3);
+  for (const ts of hosts.values()) if (ts.length > 1) assertSpaced(ts, 500);
+  // A URL starts only once its host is ready: the only requests that may wait for
+  // their host in the fetcher are a redirect's next hop on the same host (with slots
+  // held, nearly every request waited).
+  assert.ok(
+    s.waitedForHost <= s.run.redirect,
+    `${s.waitedForHost} of ${s.requests} requests waited for their host (${s.run.redirect} redirects)`,
+  );
+});
+
 test('a spider trap stays bounded: by relevance when focused, by depth when plain', async () => {
   const seed = 'http://trap.test/calendar/2024/06';
   let dir = newDir();

@@ -285,7 +285,9 @@ test('--duration stops the run in time, with nothing left processing', async () 
 test('a second crawl on a store in use is refused, naming the running one, which goes on undisturbed', async () => {
   const dir = newDir();
   web.clearLog();
-  const first = spawnCrawl(crawlArgs(dir, [], 30));
+  // 60 ms a page keeps the first crawl running for seconds: the second process must
+  // start up (slow on a loaded machine) while the first still holds the store.
+  const first = spawnCrawl(crawlArgs(dir, [], 60));
   await first.waitFor((e) => e.event === 'page');
   const second = spawnCrawl(crawlArgs(dir));
   const exit = await second.exited;
