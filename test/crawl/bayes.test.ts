@@ -116,7 +116,10 @@ describe('crawl --model bayes', () => {
     const model = parseLinkModel(json, 'meta');
     assert.equal(model.json.training.positive, last.positive);
     // a second run goes on from the stored model and adds to the history
-    await crawl(options('online', { model: 'bayes', modelFile, learnEvery: 60, maxPages: 500 }));
+    // 400 more pages: enough kept ones to retrain on even when the run's order
+    // (timing-dependent at delay 0) leads it through a poor region first (one run of
+    // 200 more pages kept 9, below the 20 examples a class needs).
+    await crawl(options('online', { model: 'bayes', modelFile, learnEvery: 60, maxPages: 700 }));
     store = await openStore(join(root, 'online'), { readonly: true });
     const h2 = await store.getMeta<LinkLearningHistory>(META_LINK_LEARNING);
     await store.close();
