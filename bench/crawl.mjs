@@ -39,6 +39,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { localRoute } from './crawlee-route.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -275,15 +276,7 @@ async function roleCrawlee(port, conc) {
       maxRequestRetries: 0,
       useSessionPool: false,
       maxRequestsPerCrawl: PAGES,
-      // The URL keeps its host name (request.url, uniqueKey, link resolution); the
-      // connection goes to the test web on 127.0.0.1, the Host header names the host.
-      preNavigationHooks: [
-        ({ request }, gotOptions) => {
-          const u = new URL(request.url);
-          gotOptions.url = `http://127.0.0.1:${port}${u.pathname}${u.search}`;
-          gotOptions.headers = { ...gotOptions.headers, host: u.host };
-        },
-      ],
+      preNavigationHooks: [localRoute(port)],
       // A plain crawl: every link of every page, on the topical web's hosts.
       async requestHandler({ request, response, body, enqueueLinks }) {
         pages++;

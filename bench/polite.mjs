@@ -39,6 +39,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Rng } from '../dist/testweb/prng.js';
+import { localRoute } from './crawlee-route.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -71,17 +73,6 @@ const WORDS = (
   'morning evening winter summer quiet bright narrow ancient gentle steady careful'
 ).split(' ');
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pagePath = (i) => (i === 0 ? '/' : `/p/${i}.html`);
 
 /**
@@ -90,7 +81,8 @@ const pagePath = (i) => (i === 0 ? '/' : `/p/${i}.html`);
  * host's root page.
  */
 function renderPage(h, i, H) {
-  const r = rng(h * 7919 + i * 104729 + 1);
+  const rng = new Rng(h * 7919 + i * 104729 + 1);
+  const r = () => rng.next();
   const words = [];
   for (let k = 0; k < 100; k++) words.push(WORDS[Math.floor(r() * WORDS.length)]);
   const targets = [];
@@ -207,16 +199,7 @@ async function roleCrawlee() {
       sameDomainDelaySecs: 1,
       maxConcurrency: CONCURRENCY,
       minConcurrency: CONCURRENCY,
-      // As bench/crawl.mjs: the URL keeps its host name (request.url, uniqueKey, the
-      // per-domain delay, link resolution); the connection goes to 127.0.0.1:port and the
-      // Host header names the host.
-      preNavigationHooks: [
-        ({ request }, gotOptions) => {
-          const u = new URL(request.url);
-          gotOptions.url = `http://127.0.0.1:${port}${u.pathname}${u.search}`;
-          gotOptions.headers = { ...gotOptions.headers, host: u.host };
-        },
-      ],
+      preNavigationHooks: [localRoute(port)],
       async requestHandler({ request, enqueueLinks }) {
         handled++;
         await enqueueLinks({

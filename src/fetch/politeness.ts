@@ -104,16 +104,18 @@ export class PolitenessScheduler {
     if (this.#closed) return false;
     const h = this.#host(host);
     if (crawlDelayMs >= 0) h.crawlDelayMs = crawlDelayMs;
-    if (
-      h.waiting > 0 ||
-      h.active >= this.#o.perHostConcurrency ||
-      this.#active >= this.#o.concurrency ||
-      this.#now() < h.lastStartAt + this.#delayOf(h)
-    ) {
-      return false;
-    }
+    if (this.#hostHolds(h) || this.#active >= this.#o.concurrency) return false;
     this.#grant(h);
     return true;
+  }
+
+  /** Whether `h` itself holds a request back: waiters ahead, connections in use, or its delay. */
+  #hostHolds(h: HostState): boolean {
+    return (
+      h.waiting > 0 ||
+      h.active >= this.#o.perHostConcurrency ||
+      this.#now() < h.lastStartAt + this.#delayOf(h)
+    );
   }
 
   /** Waits for a slot for `host` (FIFO per host). Rejects with AbortedError when `signal` aborts. */
@@ -123,12 +125,7 @@ export class PolitenessScheduler {
     const h = this.#host(host);
     if (crawlDelayMs >= 0) h.crawlDelayMs = crawlDelayMs;
     // Waits for the host itself (its delay or its connections), not the global limit.
-    if (
-      h.waiting > 0 ||
-      h.active >= this.#o.perHostConcurrency ||
-      this.#now() < h.lastStartAt + this.#delayOf(h)
-    )
-      this.#waited++;
+    if (this.#hostHolds(h)) this.#waited++;
     return new Promise<void>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal, onAbort: undefined, done: false };
       if (signal !== undefined) {

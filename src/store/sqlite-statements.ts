@@ -32,8 +32,6 @@ export interface Writes {
   claim: S<[number], ClaimedUrl>;
   /** claim of one queue: (of, index, n). */
   claimQueue: S<[number, number, number], ClaimedUrl>;
-  claimScan: S<[number], ClaimedUrl>;
-  claimQueueScan: S<[number, number, number], ClaimedUrl>;
   setState: S;
   requeue: S;
   recover: S;
@@ -100,13 +98,6 @@ export function prepareWrites(db: Database): Writes {
       .pluck(),
     claim: db.prepare<[number], ClaimedUrl>(
       `SELECT ${CLAIMED} WHERE u.state = 0 ORDER BY u.priority DESC, u.id LIMIT ?`,
-    ),
-    // The best waiting URLs to look at for a host-aware claim (store/host-claim.ts).
-    claimScan: db.prepare<[number], ClaimedUrl>(
-      `SELECT ${CLAIMED} WHERE u.state = 0 ORDER BY u.priority DESC, u.id LIMIT ?`,
-    ),
-    claimQueueScan: db.prepare<[number, number, number], ClaimedUrl>(
-      `SELECT ${CLAIMED} WHERE u.state = 0 AND u.id % ? = ? ORDER BY u.priority DESC, u.id LIMIT ?`,
     ),
     // Walks urls_waiting in order like claim, skipping the other queues' URLs.
     claimQueue: db.prepare<[number, number, number], ClaimedUrl>(

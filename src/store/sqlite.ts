@@ -187,12 +187,13 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
         rows =
           q === undefined || q.of === 1 ? ix.w.claim.all(n) : ix.w.claimQueue.all(q.of, q.index, n);
       } else {
-        // Walks the best `scan` waiting URLs, taking those of hosts still wanted.
+        // Walks the best `scan` waiting URLs (the claim's own query), taking those of
+        // hosts still wanted.
         const pick = new HostPicker(hosts);
         const scan =
           q === undefined || q.of === 1
-            ? ix.w.claimScan.iterate(hosts.scan)
-            : ix.w.claimQueueScan.iterate(q.of, q.index, hosts.scan);
+            ? ix.w.claim.iterate(hosts.scan)
+            : ix.w.claimQueue.iterate(q.of, q.index, hosts.scan);
         rows = [];
         for (const r of scan) {
           if (pick.take(r.url)) rows.push(r);
