@@ -175,25 +175,6 @@ async function roleClient(kind, port) {
       const r = await fetcher.fetch(u);
       return { bytes: r.body.length, links: 0 };
     };
-  } else if (kind.startsWith('focuscrawl-pool')) {
-    // The same work with sniffing, decoding and parsing on worker threads
-    // (focuscrawl-pool1: one worker, focuscrawl-pool2: two).
-    const { createParsePool } = await import('../dist/parse/index.js');
-    const fetcher = await benchFetcher(port);
-    const pool = createParsePool({
-      workers: Number(kind.slice('focuscrawl-pool'.length) || 1),
-      transfer: true,
-    });
-    close = async () => {
-      await fetcher.close();
-      await pool.close();
-    };
-    one = async (u) => {
-      const r = await fetcher.fetch(u);
-      const bytes = r.body.length;
-      const a = await pool.analyze(r.body, r.contentType, r.finalUrl);
-      return { bytes, links: a.page.links.length };
-    };
   } else if (kind === 'focuscrawl') {
     const { analyzeBody } = await import('../dist/parse/index.js');
     const fetcher = await benchFetcher(port);
@@ -291,7 +272,7 @@ async function coordinator() {
   const { port } = await server.first;
   const clients = values.only
     ? values.only.split(',')
-    : ['undici', 'undici+htmlparser2', 'fetcher', 'focuscrawl', 'focuscrawl-pool1', 'crawlee'];
+    : ['undici', 'undici+htmlparser2', 'fetcher', 'focuscrawl', 'crawlee'];
   const results = Object.fromEntries(clients.map((c) => [c, []]));
   console.log(
     `fetch+parse: ${PAGES} pages, concurrency ${CONC}, test web size ${values.size}, port ${port}`,

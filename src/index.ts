@@ -6,6 +6,7 @@ export { exportLines, exportStore, formatStatus, gatherStatus } from './export/i
 export * from './fetch/index.js';
 export * from './frontier/index.js';
 export { type InspectOptions, type InspectReport, inspectUrl } from './inspect/index.js';
+export * from './labels/index.js';
 export {
   type LearnOptions,
   type LearnResult,
@@ -22,13 +23,20 @@ export * from './relevance/index.js';
 export { buildReport, type ReportOptionsInput, writeReport } from './report/index.js';
 export {
   type ClaimedUrl,
+  type Claims,
+  type CommitResult,
   createMemoryStore,
   DB_FILE,
   type FetchedPage,
   type FetchFailure,
   type FinalState,
+  type Frontier,
   type HistoryRecord,
   type HostStats,
+  type Lease,
+  type LeaseOwner,
+  type Leases,
+  type LinkGraph,
   type LinkRecord,
   MemoryStore,
   type NewUrl,
@@ -37,8 +45,11 @@ export {
   type PageLink as StoredLink,
   type PageRecord,
   type PageScores,
+  type Records,
+  type RunRecords,
   SCHEMA_VERSION,
   SEED_PRIORITY,
+  type SearchIndex,
   SqliteStore,
   type StateCounts,
   type Store,

@@ -28,6 +28,7 @@ const SUMMARY: CrawlSummary = {
   message: 'the store holds 500 fetched pages',
   resumed: false,
   recovered: 0,
+  lostClaims: 0,
   run: { fetched: 430, complete: 305, discard: 121, error: 4, redirect: 0, bytes: 1_100_000 },
   requests: 440,
   waitedForHost: 0,

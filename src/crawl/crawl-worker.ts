@@ -1,11 +1,12 @@
 /**
  * Worker-thread side of a crawl on its own thread (thread.ts): runs the crawl here
- * and forwards its events; page events travel in batches.
+ * and forwards its events; page events travel in batches. The options arrive as the
+ * starting thread's `parseCrawlOptions` returned them, and are not parsed again.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorToData } from '../errors/index.js';
-import type { CrawlOptionsInput } from './options.js';
-import { runHere } from './run.js';
+import type { CrawlOptions } from './options.js';
+import { runValidated } from './run.js';
 import type { FromCrawlThread, ToCrawlThread } from './thread.js';
 import type { PageEvent } from './types.js';
 
@@ -16,7 +17,7 @@ const BATCH_MS = 50;
 const port = parentPort;
 if (port) {
   const post = (m: FromCrawlThread) => port.postMessage(m);
-  const run = runHere(workerData as CrawlOptionsInput);
+  const run = runValidated(workerData as CrawlOptions);
   let pages: PageEvent[] = [];
   let timer: NodeJS.Timeout | null = null;
   const flush = () => {

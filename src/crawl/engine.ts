@@ -107,9 +107,11 @@ export class Engine {
       include: o.include,
       exclude: o.exclude,
     });
+    // The limits are the validated fetcher options the fetcher is given too, not defaults
+    // of the crawl's own (docs/crawl.md, "One per-host limit").
     this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
-    this.#concurrency = o.fetcher.concurrency ?? 16;
-    this.#perHost = o.fetcher.perHostConcurrency ?? 1;
+    this.#concurrency = o.fetcher.concurrency;
+    this.#perHost = o.fetcher.perHostConcurrency;
     // Claims stay small: the frontier's order is only as fresh as the last claim.
     this.#claimBatch = Math.max(8, Math.min(this.#concurrency * 2, 1024));
     this.#ready = new HostReadiness(this.#fetcher, this.#wake);
@@ -214,7 +216,7 @@ export class Engine {
       await this.#reclaimPending;
       this.#reclaim.push(...[...this.#dispatch.drain(), ...this.#settle.drain()].map((c) => c.url));
       if (this.#reclaim.length > 0) {
-        const n = await store.reclaim(this.#reclaim);
+        const n = await this.#s.lease.reclaim(this.#reclaim);
         this.#counts.processing -= n;
         this.#counts.waiting += n;
       }
@@ -233,6 +235,7 @@ export class Engine {
       return summary;
     } finally {
       this.#ready.close();
+      await this.#s.lease.close().catch(() => {});
       await this.#fetcher.close();
     }
   }
@@ -306,7 +309,7 @@ export class Engine {
     if (urls.length === 0) return;
     for (const c of urls) this.#rules.seen.requeued(c.url, c.priority);
     this.#reclaimPending = this.#reclaimPending
-      .then(() => this.#s.store.reclaim(urls.map((c) => c.url)))
+      .then(() => this.#s.lease.reclaim(urls.map((c) => c.url)))
       .then(
         (n) => {
           this.#counts.processing -= n;
@@ -395,7 +398,7 @@ export class Engine {
    * URLs could not start anyway).
    */
   #claim(n: number): Promise<ClaimedUrl[]> {
-    const store = this.#s.store;
+    const lease = this.#s.lease;
     const hosts: HostClaim | undefined = this.#hostClaims
       ? {
           perHost: this.#perHost,
@@ -407,8 +410,8 @@ export class Engine {
       queue === undefined && hosts === undefined
         ? undefined
         : { ...(queue === undefined ? {} : { queue }), ...(hosts === undefined ? {} : { hosts }) };
-    if (this.#queues === 1) return store.claim(n, options());
-    return claimFromQueues((k, queue) => store.claim(k, options(queue)), n, this.#queues);
+    if (this.#queues === 1) return lease.claim(n, options());
+    return claimFromQueues((k, queue) => lease.claim(k, options(queue)), n, this.#queues);
   }
 
   #start(c: ClaimedUrl): void {
@@ -477,9 +480,11 @@ export class Engine {
     this.#committingCount = batch.length;
     this.#committing = (async () => {
       try {
-        await this.#s.store.commit(batch);
-        this.#counts.processing -= batch.length;
-        for (const e of events) {
+        const lost = await this.#s.lease.commit(batch);
+        this.#counts.processing -= batch.length - lost.size;
+        for (const e of lost.size === 0
+          ? events
+          : events.filter((_, i) => !lost.has(batch[i]?.url as string))) {
           if (e.error !== null && this.#s.seeds.has(e.url)) {
             this.#seedErrors.push({ url: e.url, error: e.error });
           }
@@ -532,6 +537,7 @@ export class Engine {
       requests: fs.requests,
       waitedForHost: fs.waited,
       refused: this.#refused,
+      lostClaims: this.#s.lease.lostClaims,
       lastTick: this.#lastTick,
       inFlight: fs.inFlight + fs.queued,
     };

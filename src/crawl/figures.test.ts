@@ -56,6 +56,7 @@ test('progress: rates over the last interval and since the start', () => {
     requests: 45,
     waitedForHost: 0,
     refused: {},
+    lostClaims: 0,
     lastTick: { at: 10_000, fetched: 35 },
     inFlight: 8,
   });

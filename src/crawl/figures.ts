@@ -14,6 +14,8 @@ export interface Tallies {
   /** Of which, requests that waited for their host in the fetcher. */
   waitedForHost: number;
   refused: Record<string, number>;
+  /** Outcomes refused by the store because their claim was lost (lease.ts). */
+  lostClaims: number;
   /** Time and run.fetched at the previous progress event. */
   lastTick: { at: number; fetched: number };
   inFlight: number;
@@ -80,6 +82,7 @@ export function summaryOf(
     message,
     resumed,
     recovered,
+    lostClaims: t.lostClaims,
     run: { ...t.run },
     requests: t.requests,
     waitedForHost: t.waitedForHost,

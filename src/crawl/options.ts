@@ -1,7 +1,9 @@
 /** Options of `crawl`: a zod strict object, validated where they enter. See docs/crawl.md. */
 import { z } from 'zod';
 import { InvalidOptionError } from '../errors/index.js';
-import type { FetcherOptionsInput } from '../fetch/index.js';
+// The fetcher's schema from its own module: the caller's thread of a crawl on a thread of
+// its own loads no more of the fetcher than its options.
+import { fetcherOptionsSchema } from '../fetch/options.js';
 import { STRATEGY_NAMES, type StrategyName } from '../frontier/index.js';
 import type { Topic, TopicInput } from '../relevance/index.js';
 import type { Store } from '../store/index.js';
@@ -221,11 +223,6 @@ export const crawlOptionsSchema = z.strictObject({
   /** Timeouts in a row that park a host. @default 3 */
   hostTimeouts: count.default(3),
   /**
-   * Stop queuing URLs of a host once this many of its URLs are known.
-   * @default unlimited
-   */
-  maxUrlsPerHost: count.optional(),
-  /**
    * Which page bodies go to the page repository (`pages/<md5>.gz`):
    * `kept` (complete pages), `all` (discarded ones too) or `none`.
    * @default 'kept'
@@ -265,11 +262,13 @@ export const crawlOptionsSchema = z.strictObject({
   /** Most bits by which two SimHashes of near duplicates differ (0 … 8). @default 3 */
   dedupMaxDistance: z.number().int().min(0).max(8).default(3),
   /**
-   * Fetcher options (`createFetcher`): concurrency, perHostConcurrency, delayMs,
-   * resolve, timeouts, maxBytes, userAgent…
+   * Fetcher options (`createFetcher`, docs/fetch.md): concurrency, perHostConcurrency,
+   * delayMs, resolve, timeouts, maxBytes, userAgent… Validated and defaulted here, with
+   * the crawl's options, by the fetcher's own schema: the crawl reads its limits
+   * (`concurrency`, `perHostConcurrency`) from the same values the fetcher is given.
    * @default the fetcher's defaults
    */
-  fetcher: z.custom<FetcherOptionsInput>((v) => typeof v === 'object' && v !== null).default({}),
+  fetcher: fetcherOptionsSchema.prefault({}),
   /**
    * Milliseconds between `progress` events.
    * @default 1000

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { FetchResult } from '../fetch/index.js';
 import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
-import { analyzeBody, detach, type ParseOptions, withResponseHeaders } from '../parse/index.js';
+import { judgePage } from '../page/index.js';
+import { detach, type ParseOptions } from '../parse/index.js';
 import type { LinkSight, RelevanceModel } from '../relevance/index.js';
 import type {
   ClaimedUrl,
@@ -132,21 +133,16 @@ export function pageOutcome(
   rules: PageRules,
   fetchedAt: number,
 ): PageResult {
-  const a = analyzeBody(
-    res.body,
-    res.contentType,
-    res.finalUrl,
-    withResponseHeaders(rules.parse, res.headers),
-  );
-  const page = a.page;
-  const text = page?.text ?? a.text ?? '';
-  const title = page?.title ?? '';
-  const relevance = rules.model.relevance({ text, title, url: res.finalUrl });
   const threshold = rules.threshold;
   // Relevant decides whose links are followed; a page that asks not to be indexed
   // (noindex, none) is judged and followed like any other, but not kept.
-  const relevant = relevance >= threshold;
-  const kept = relevant && page?.robots.noindex !== true;
+  const j = judgePage(res, {
+    parse: rules.parse,
+    relevance: (p) => rules.model.relevance(p),
+    threshold,
+  });
+  const page = j.analysis.page;
+  const { text, title, relevance, relevant, kept } = j;
   // The page's neighbours on the page that linked it, raised by what it lends them.
   const lent = rules.siblings?.lend(claimed.url, relevance, relevant, fetchedAt) ?? [];
   const base = {
@@ -183,7 +179,7 @@ export function pageOutcome(
     priority: claimed.priority,
     value: isSeed ? rules.strategy.seedValue : claimed.value,
   };
-  const follow = page !== undefined && !page.robots.nofollow && rules.strategy.follows(parent);
+  const follow = page !== undefined && j.linksAllowed && rules.strategy.follows(parent);
   rules.observe?.(claimed, relevant, follow ? page.links : null);
 
   let links: PageLink[] | undefined;

@@ -12,9 +12,15 @@
 import { EventEmitter } from 'node:events';
 import { CrawlThreadError } from '../errors/index.js';
 import type { Engine } from './engine.js';
-import { type CrawlOptionsInput, parseCrawlOptions } from './options.js';
+import { type CrawlOptions, type CrawlOptionsInput, parseCrawlOptions } from './options.js';
 import { CrawlThread, wantsThread } from './thread.js';
 import type { CrawlEvents, CrawlSummary, StopReason } from './types.js';
+
+/**
+ * Options `parseCrawlOptions` returned on the thread that started the crawl and sent to
+ * the crawl's own thread (`runValidated`): run there as they are, not parsed again.
+ */
+const validated = new WeakSet<object>();
 
 export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<CrawlSummary> {
   readonly #done: Promise<CrawlSummary>;
@@ -22,21 +28,23 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
   #thread: CrawlThread | null = null;
   #stopRequested: StopReason | null = null;
 
-  /** Use `crawl(options)`. `here` runs it on this thread whatever the options say. */
-  constructor(input: CrawlOptionsInput, here = false) {
+  /** Use `crawl(options)`. */
+  constructor(input: CrawlOptionsInput) {
     super();
-    this.#done = this.#run(input, here);
+    this.#done = this.#run(input);
     // The promise is the way to see failures; do not report them twice as unhandled.
     this.#done.catch(() => {});
   }
 
-  async #run(input: CrawlOptionsInput, here: boolean): Promise<CrawlSummary> {
+  async #run(input: CrawlOptionsInput): Promise<CrawlSummary> {
     // Let the caller attach listeners before the first event.
     await Promise.resolve();
-    const o = parseCrawlOptions(input);
+    // The options are parsed once, here; a crawl's own thread gets them parsed.
+    const here = validated.has(input);
+    const o = here ? (input as CrawlOptions) : parseCrawlOptions(input);
     const emit = this.emit.bind(this) as (name: string, ...args: unknown[]) => boolean;
-    if (!here && wantsThread(input)) {
-      const t = new CrawlThread(input, (name, ...args) => {
+    if (!here && wantsThread(o)) {
+      const t = new CrawlThread(o, (name, ...args) => {
         emit(name, ...args);
       });
       this.#thread = t;
@@ -110,7 +118,11 @@ export function crawl(options: CrawlOptionsInput): CrawlRun {
   return new CrawlRun(options);
 }
 
-/** `crawl` on the calling thread (the crawl's own thread runs this). */
-export function runHere(options: CrawlOptionsInput): CrawlRun {
-  return new CrawlRun(options, true);
+/**
+ * `crawl` on the calling thread of options validated already by `parseCrawlOptions`
+ * (the crawl's own thread runs this with what the starting thread parsed).
+ */
+export function runValidated(options: CrawlOptions): CrawlRun {
+  validated.add(options);
+  return new CrawlRun(options);
 }

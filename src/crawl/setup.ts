@@ -26,6 +26,7 @@ import {
   type Store,
 } from '../store/index.js';
 import { canonicalizeUrlOrThrow } from '../url/index.js';
+import { CrawlLease } from './lease.js';
 import { chooseModels, type ModelChoice } from './models.js';
 import type { CrawlOptions } from './options.js';
 import { STORE_THREAD_HEAP } from './thread.js';
@@ -51,6 +52,8 @@ export interface Setup {
   warnings: string[];
   /** Gives back the store's run lock (a no-op for a store given as an object). */
   unlock: () => void;
+  /** The run's claims on the store (lease.ts); the engine closes it. */
+  lease: CrawlLease;
 }
 
 /** The default threshold when the link model judges pages: Pr(+ | page) ≥ ½. */
@@ -154,7 +157,10 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       warnings.push(`the threshold changed from ${saved.kind} to ${spec.kind}: starting afresh`);
     }
     await store.setMeta(META_THRESHOLD, threshold.history());
-    const recovered = await store.recover();
+    // Leases this process left (a crawl thread that died) are stale while the run
+    // lock is ours; other runs' claims come back only when their lease is lost.
+    const stale = ownsStore ? await CrawlLease.closeStale(store) : 0;
+    const recovered = stale + (await store.recover());
     const seedsAdded = seedList.length > 0 ? await store.addSeeds(seedList) : 0;
     await store.setKeywords(keywords);
     await store.setMeta(META_TOPIC, {
@@ -164,6 +170,7 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
     } satisfies StoredTopic);
     const runs = (await store.getMeta<CrawlRunRecord[]>(META_RUNS)) ?? [];
     const stats = await store.stats({ topHosts: 0 });
+    const lease = await CrawlLease.open(store);
     return {
       store,
       ownsStore,
@@ -179,6 +186,7 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       runs,
       warnings,
       unlock,
+      lease,
     };
   } catch (e) {
     if (ownsStore) await store.close().catch(() => {});

@@ -12,7 +12,7 @@ import {
   InvalidOptionError,
 } from '../errors/index.js';
 import { type HeapLimits, startWorker } from '../thread/index.js';
-import type { CrawlOptionsInput } from './options.js';
+import type { CrawlOptions } from './options.js';
 import type { CrawlEvents, CrawlSummary, PageEvent } from './types.js';
 
 /**
@@ -44,16 +44,17 @@ export type FromCrawlThread =
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
 
 /**
- * Whether `input` runs on a thread: `thread` when given, else when the store is a
- * directory and every option can be copied to a thread (no functions).
+ * Whether the crawl of options `o` (validated) runs on a thread: `thread` when given,
+ * else when the store is a directory and every option can be copied to a thread (no
+ * functions).
  */
-export function wantsThread(input: CrawlOptionsInput): boolean {
-  const { signal: _signal, thread, ...rest } = input;
+export function wantsThread(o: CrawlOptions): boolean {
+  const { signal: _signal, thread, ...rest } = o;
   if (thread === false) return false;
-  if (thread === undefined && typeof input.store !== 'string') return false;
+  if (thread === undefined && typeof o.store !== 'string') return false;
   try {
     structuredClone(rest);
-    return typeof input.store === 'string';
+    return typeof o.store === 'string';
   } catch (cause) {
     if (thread === undefined) return false;
     throw new InvalidOptionError(
@@ -67,10 +68,11 @@ export class CrawlThread {
   readonly #stop: () => void;
   readonly done: Promise<CrawlSummary>;
 
-  constructor(input: CrawlOptionsInput, emit: Emit) {
-    const { signal, thread: _thread, ...rest } = input;
+  /** Starts the crawl of options `o`, validated already: the thread runs them unparsed. */
+  constructor(o: CrawlOptions, emit: Emit) {
+    const { signal, thread: _thread, ...rest } = o;
     const worker = startWorker(import.meta.url, 'crawl-worker', {
-      workerData: { ...rest, thread: false },
+      workerData: { ...rest, thread: false } satisfies CrawlOptions,
       resourceLimits: CRAWL_THREAD_HEAP,
     });
     let stopped = false;

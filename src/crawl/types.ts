@@ -65,6 +65,12 @@ export interface CrawlSummary {
   resumed: boolean;
   /** URLs a crashed earlier run left in processing, returned to waiting at start. */
   recovered: number;
+  /**
+   * Fetch outcomes of this run the store refused because their claim was lost: the
+   * run stalled past its lease (60 s without renewal) and another run took the URL
+   * back. 0 in any healthy run.
+   */
+  lostClaims: number;
   /** Fetch outcomes recorded in this run, by state. */
   run: {
     fetched: number;

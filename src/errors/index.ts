@@ -33,6 +33,8 @@ export const ErrorCodes = {
     'A store lifecycle call does not fit the URL state (e.g. completing a URL that is not processing).',
   FC_ERR_STORE_BUSY:
     'Another crawl is running on the store (the message names its process, host and start, and what to do).',
+  FC_ERR_LEASE_LOST:
+    'A claim was made under a lease that is not open (closed, or lost and its claims taken back).',
   FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
   FC_ERR_LEARN:
     'Topic learning cannot proceed: an example source cannot be read or is malformed, or no usable example remains.',
@@ -111,6 +113,7 @@ export const StoreVersionError = define('FC_ERR_STORE_VERSION', 'StoreVersionErr
 export const StoreError = define('FC_ERR_STORE', 'StoreError', false);
 export const StoreStateError = define('FC_ERR_STORE_STATE', 'StoreStateError', false);
 export const StoreBusyError = define('FC_ERR_STORE_BUSY', 'StoreBusyError', false);
+export const LeaseLostError = define('FC_ERR_LEASE_LOST', 'LeaseLostError', false);
 export const CliUsageError = define('FC_ERR_CLI_USAGE', 'CliUsageError', false);
 export const LearnError = define('FC_ERR_LEARN', 'LearnError', false);
 export const ModelFileError = define('FC_ERR_MODEL_FILE', 'ModelFileError', false);
@@ -153,6 +156,7 @@ const BY_CODE: Record<
   FC_ERR_STORE: StoreError,
   FC_ERR_STORE_STATE: StoreStateError,
   FC_ERR_STORE_BUSY: StoreBusyError,
+  FC_ERR_LEASE_LOST: LeaseLostError,
   FC_ERR_CLI_USAGE: CliUsageError,
   FC_ERR_LEARN: LearnError,
   FC_ERR_MODEL_FILE: ModelFileError,

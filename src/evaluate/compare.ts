@@ -13,10 +13,10 @@ import {
   META_RUNS,
 } from '../crawl/index.js';
 import { InvalidOptionError } from '../errors/index.js';
+import type { LabelSet } from '../labels/index.js';
 import { openStore } from '../store/index.js';
 import type { ComparedRun, Comparison } from './compare-types.js';
 import { renderComparison } from './html.js';
-import type { LabelSet } from './labels.js';
 import { DEFAULT_BUDGETS, normalizeBudgets } from './metrics.js';
 import { parseRunSpec, type RunSpec, runOptions, validateRunOptions } from './run-spec.js';
 import { evaluateStore } from './store.js';

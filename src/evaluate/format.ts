@@ -1,5 +1,6 @@
 // `evaluate` and `compare` as text tables for people. Pure.
-import { formatCount, formatPercent, formatTable } from '../export/index.js';
+import { formatTable } from '../export/index.js';
+import { formatCount, formatPercent } from '../util/index.js';
 import type { Comparison } from './compare-types.js';
 import type { BudgetPoint } from './metrics.js';
 import type { StoreEvaluation } from './store.js';

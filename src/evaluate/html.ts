@@ -1,13 +1,11 @@
 // The HTML pages of `evaluate --out` and `compare`: self-contained like the crawl
 // report (same style sheet and Content-Security-Policy), curves as inline SVG. Pure.
-import { formatCount } from '../export/index.js';
 import {
   type AxisSpec,
   COLORS,
   countAxis,
   escapeHtml as e,
   formatAxisNumber,
-  formatPercent,
   formatTime,
   htmlDocument,
   type LineSeries,
@@ -15,6 +13,7 @@ import {
   PALETTE,
   UNIT_AXIS,
 } from '../report/index.js';
+import { formatCount, formatPercent } from '../util/index.js';
 import type { Comparison } from './compare-types.js';
 import { atBudget, compareRows, describeLabels } from './format.js';
 import type { CurvePoint } from './metrics.js';

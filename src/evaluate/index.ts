@@ -11,7 +11,6 @@ export {
 export type { ComparedRun, Comparison } from './compare-types.js';
 export { compareRows, formatComparison, formatEvaluation } from './format.js';
 export { renderComparison, renderEvaluation } from './html.js';
-export { type LabelSet, type LabelsOptions, parseLabels, readLabelsFile } from './labels.js';
 export {
   type BudgetPoint,
   type CurvePoint,

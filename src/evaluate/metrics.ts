@@ -2,9 +2,9 @@
 // in fetch order: harvest rate and target recall over the pages fetched, their
 // values at fixed budgets, and precision / recall / F1 of the keep/discard decision.
 // Pure and streaming: outcomes go in one at a time, memory stays bounded.
-import { Decimator } from '../report/index.js';
 import type { FinalState } from '../store/index.js';
 import { canonicalizeUrl } from '../url/index.js';
+import { Decimator } from '../util/index.js';
 
 /** Budgets (fetch outcomes) at which figures are reported, besides the end. */
 export const DEFAULT_BUDGETS: readonly number[] = [1000, 5000, 20_000];

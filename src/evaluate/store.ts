@@ -3,8 +3,8 @@
 
 import type { StopReason } from '../crawl/index.js';
 import { gatherStatus } from '../export/index.js';
+import type { LabelSet } from '../labels/index.js';
 import type { Store } from '../store/index.js';
-import type { LabelSet } from './labels.js';
 import { type Evaluation, type EvaluationOptions, evaluateStream } from './metrics.js';
 
 /** What the store says about the crawl itself. */

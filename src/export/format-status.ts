@@ -1,7 +1,13 @@
 // `focuscrawl status` as a table for people. Pure.
 import { URL_STATES } from '../store/index.js';
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatPercent,
+  formatTime,
+} from '../util/index.js';
 import type { StatusData } from './status.js';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatTime } from './units.js';
 
 const STOP_REASONS: Record<string, string> = {
   exhausted: 'exhausted (nothing left to fetch)',

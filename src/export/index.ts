@@ -24,4 +24,3 @@ export {
 export { formatStatus, formatTable } from './format-status.js';
 export { exportToFile, type FileSink, openFileSink } from './sink.js';
 export { gatherStatus, type RunInfo, type StatusData } from './status.js';
-export { formatBytes, formatCount, formatDuration, formatPercent, formatTime } from './units.js';

@@ -4,8 +4,8 @@
 
 import type { FetchResult, RobotsVerdict } from '../fetch/index.js';
 import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
-import { analyzeBody, withResponseHeaders } from '../parse/index.js';
-import { createKeywordModel, type Topic } from '../relevance/index.js';
+import { judgePage } from '../page/index.js';
+import { createKeywordModel, type KeywordScore, type Topic } from '../relevance/index.js';
 
 export interface InspectOptions {
   fetcher?: FetcherOptionsInput;
@@ -40,6 +40,9 @@ export interface InspectReport {
     | {
         score: number;
         threshold: number;
+        /** score ≥ threshold. */
+        relevant: boolean;
+        /** What the crawl does with the page: keep it only when relevant and not `noindex`. */
         verdict: 'keep' | 'discard';
         keywords: Array<{ word: string; weight: number; count: number }>;
       }
@@ -74,12 +77,18 @@ export async function inspectUrl(
     const { body, robots: finalRobots, ...rest } = res;
     report.fetch = rest;
     report.robots = finalRobots;
-    const a = analyzeBody(
-      body,
-      res.contentType,
-      res.finalUrl,
-      withResponseHeaders({}, res.headers),
-    );
+    // Judged as the crawl judges it (page/): the same parse, directives and verdicts.
+    const model = options.topic ? createKeywordModel(options.topic) : undefined;
+    let scored: KeywordScore | undefined;
+    const threshold = options.threshold ?? options.topic?.threshold ?? 0.1;
+    const j = judgePage(res, {
+      relevance: (p) => {
+        scored = model?.score(p);
+        return scored?.relevance ?? 0;
+      },
+      threshold,
+    });
+    const a = j.analysis;
     report.content = a.content;
     if (a.charset) report.charset = { name: a.charset, source: a.charsetSource ?? 'default' };
     const page = a.page;
@@ -102,14 +111,12 @@ export async function inspectUrl(
         })),
       };
     }
-    if (options.topic) {
-      const model = createKeywordModel(options.topic);
-      const scored = model.score({ text: visible, title: page?.title ?? '' });
-      const threshold = options.threshold ?? options.topic.threshold ?? 0.1;
+    if (scored !== undefined) {
       report.relevance = {
-        score: scored.relevance,
+        score: j.relevance,
         threshold,
-        verdict: scored.relevance >= threshold ? 'keep' : 'discard',
+        relevant: j.relevant,
+        verdict: j.kept ? 'keep' : 'discard',
         keywords: scored.keywords,
       };
     }

@@ -19,8 +19,8 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isFocusCrawlError, LearnError } from '../errors/index.js';
-import { parseLabels } from '../evaluate/labels.js';
 import { createFetcher, type Fetcher, type FetcherOptionsInput } from '../fetch/index.js';
+import { parseLabels } from '../labels/index.js';
 import { analyzeBody } from '../parse/index.js';
 import { canonicalizeUrl } from '../url/index.js';
 

@@ -9,6 +9,5 @@ export {
   type RobotsDirectives,
 } from './meta.js';
 export type { ParseOptions } from './options.js';
-export { createParsePool, type ParsePool, type ParsePoolOptions } from './pool.js';
 export type { LinkTag, PageLink, ParsedPage } from './types.js';
 export { detach } from './url-cache.js';

@@ -1,6 +1,7 @@
 // The report's charts, from gathered data to inline SVG (or a sentence when there is
 // nothing to draw). Pure.
-import { clip, displayHost, formatAxisNumber, formatCount, formatTick } from './format.js';
+import { formatCount } from '../util/index.js';
+import { clip, displayHost, formatAxisNumber, formatTick } from './format.js';
 import type { ReportData } from './gather.js';
 import { countAxis, niceAxis, timeAxis, UNIT_AXIS } from './scale.js';
 import { type AxisSpec, type LineSeries, lineChart, stackedColumns, stackedRows } from './svg.js';

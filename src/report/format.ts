@@ -1,4 +1,5 @@
-// Text for people: counts, bytes, durations, percentages, times, and HTML escaping. Pure.
+// Text for people in the report's pages: HTML escaping, URLs and hosts, axis and tick
+// labels, times (counts, bytes, durations and percentages: util/units.ts). Pure.
 import { domainToUnicode } from 'node:url';
 
 /** Escapes text for HTML element content and quoted attribute values. */
@@ -56,8 +57,6 @@ export function displayUrl(url: string): string {
 const UNSAFE_CHARS =
   /[\u0000-\u0020\u007f-\u00a0\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
 
-export { formatBytes, formatCount, formatDuration } from '../export/units.js';
-
 /** Short labels for time-axis ticks: `0`, `500ms`, `30s`, `1m30s`, `2h`, `1d12h`. */
 export function formatTick(ms: number): string {
   if (ms === 0) return '0';
@@ -76,11 +75,6 @@ export function formatTick(ms: number): string {
     if (q > 0) parts.push(`${q}${unit}`);
   }
   return parts.slice(0, 2).join('');
-}
-
-/** `0.6213` → `62.1%`; null → `–`. */
-export function formatPercent(x: number | null): string {
-  return x === null ? '–' : `${(x * 100).toFixed(1)}%`;
 }
 
 /** A time in UTC: `2024-05-01 12:00:00 UTC`; null → `–`. */

@@ -11,9 +11,9 @@ import {
 } from '../ranking/index.js';
 import type { ThresholdHistory, TopicChange } from '../relevance/history.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
+import { Decimator } from '../util/index.js';
 import {
   addToHistogram,
-  Decimator,
   EdgeCounter,
   emptyHistogram,
   type HarvestPoint,

@@ -3,6 +3,7 @@
 // Pure: gathered data in, markup out. Text from the web is always escaped.
 
 import { URL_STATES } from '../store/index.js';
+import { formatBytes, formatCount, formatDuration, formatPercent } from '../util/index.js';
 import {
   COLORS,
   harvestChart,
@@ -12,16 +13,7 @@ import {
   statesChart,
   thresholdChart,
 } from './charts.js';
-import {
-  displayHost,
-  escapeHtml as e,
-  formatBytes,
-  formatCount,
-  formatDuration,
-  formatPercent,
-  formatTime,
-  pageCell,
-} from './format.js';
+import { displayHost, escapeHtml as e, formatTime, pageCell } from './format.js';
 import type { ReportData, TopPage } from './gather.js';
 import { htmlDocument } from './page.js';
 import { rankedSection } from './ranked.js';

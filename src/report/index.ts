@@ -12,7 +12,6 @@ export {
   displayUrl,
   escapeHtml,
   formatAxisNumber,
-  formatPercent,
   formatTime,
   safeHref,
 } from './format.js';
@@ -21,7 +20,6 @@ export { gatherReport } from './gather.js';
 export { renderReport } from './html.js';
 export { CSP, htmlDocument } from './page.js';
 export { type Axis, countAxis, niceAxis, UNIT_AXIS } from './scale.js';
-export { Decimator } from './series.js';
 export { type AxisSpec, type LineSeries, lineChart } from './svg.js';
 
 export const reportOptionsSchema = z.strictObject({

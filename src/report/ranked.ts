@@ -1,6 +1,7 @@
 // The report's section of the final ranking: the kept pages with the highest P
 // (DESIGN 1.1), their relevance and PageRank side by side. Pure.
-import { escapeHtml as e, formatCount, formatTime, pageCell } from './format.js';
+import { formatCount } from '../util/index.js';
+import { escapeHtml as e, formatTime, pageCell } from './format.js';
 import type { ReportData } from './gather.js';
 
 const f = (x: number | null) => (x === null ? '–' : x.toFixed(3));

@@ -214,29 +214,7 @@ export function dataConformance(factory: StoreFactory): void {
     }
   });
 
-  test('keywords, metadata and page scores are stored', async ({ store }) => {
-    await store.setKeywords({ 电网: 1, grid: 0.5 });
-    await store.setKeywords(
-      new Map([
-        ['power', 0.8],
-        ['电力', 1],
-      ]),
-    );
-    assert.deepEqual(
-      await store.getKeywords(),
-      new Map([
-        ['电力', 1],
-        ['power', 0.8],
-      ]),
-    );
-    await store.setMeta('options', { maxPages: 10, scope: ['a', 'b'] });
-    await store.setMeta('startedAt', 123);
-    assert.deepEqual(await store.getMeta('options'), { maxPages: 10, scope: ['a', 'b'] });
-    assert.equal(await store.getMeta('startedAt'), 123);
-    await store.setMeta('startedAt', undefined);
-    assert.equal(await store.getMeta('startedAt'), undefined);
-    assert.equal(await store.getMeta('nothing'), undefined);
-
+  test('page scores are stored, and only for fetched pages', async ({ store }) => {
     await addAndClaim(store, [url(1)]);
     await store.complete(url(1), page());
     await store.setPageScores([{ url: url(1), pageRank: 0.25, score: 0.6 }]);

@@ -1,6 +1,6 @@
 /** Helpers shared by the parts of the store conformance suite. */
 import assert from 'node:assert/strict';
-import { InvalidOptionError, StoreStateError } from '../errors/index.js';
+import { InvalidOptionError, LeaseLostError, StoreStateError } from '../errors/index.js';
 import type { FetchedPage, Store } from './types.js';
 
 /** What a conformance factory returns: a fresh, empty store. */
@@ -12,6 +12,11 @@ export interface StoreHarness {
   cleanup: () => Promise<void>;
   /** The store's directory, when bodies live in files under it. */
   dir?: string;
+  /**
+   * Opens a second handle on the same database while the first stays open (as a
+   * second process would); the test closes it. Only for stores shared that way.
+   */
+  another?: () => Promise<Store>;
 }
 
 export type StoreFactory = () => Promise<StoreHarness>;
@@ -62,6 +67,11 @@ export const isState = (re: RegExp) => (e: unknown) => {
   assert.ok(e instanceof StoreStateError, `expected StoreStateError, got ${String(e)}`);
   assert.equal(e.code, 'FC_ERR_STORE_STATE');
   assert.match(e.message, re);
+  return true;
+};
+export const isLeaseLost = (e: unknown) => {
+  assert.ok(e instanceof LeaseLostError, `expected LeaseLostError, got ${String(e)}`);
+  assert.equal(e.code, 'FC_ERR_LEASE_LOST');
   return true;
 };
 export const isInvalid = (re: RegExp) => (e: unknown) => {

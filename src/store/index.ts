@@ -1,5 +1,16 @@
-// Public surface of the store stage: the Store contract, its SQLite and memory
-// implementations. The conformance suite for implementations is in ./conformance.js.
+// Public surface of the store stage: the Store's contracts (contracts.ts), its SQLite
+// and memory implementations, leases. The conformance suites are in ./conformance.js.
+export type {
+  Claims,
+  Frontier,
+  Leases,
+  LinkGraph,
+  Records,
+  RunRecords,
+  SearchIndex,
+  Store,
+} from './contracts.js';
+export { leaseLost, pidAlive, thisProcess } from './lease.js';
 export { createMemoryStore, MemoryStore } from './memory.js';
 export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from './options.js';
 export {
@@ -16,12 +27,16 @@ export { openThreadedStore, ThreadedStore, type ThreadedStoreOptions } from './t
 export {
   type ClaimedUrl,
   type ClaimOptions,
+  type CommitResult,
   type FetchedPage,
   type FetchFailure,
   type FinalState,
   type HistoryRecord,
   type HostClaim,
   type HostStats,
+  type Lease,
+  type LeaseOptions,
+  type LeaseOwner,
   type LinkRecord,
   type NewUrl,
   type Outcome,
@@ -30,12 +45,12 @@ export {
   type PageRecord,
   type PageScores,
   type PriorityChange,
+  type RecoverOptions,
   type RedirectResult,
   type RedirectStep,
   type ScanWaitingOptions,
   SEED_PRIORITY,
   type StateCounts,
-  type Store,
   type StoreStats,
   type TextHit,
   type TextSearch,

@@ -8,22 +8,29 @@
 import { InvalidOptionError, StoreError, StoreStateError } from '../errors/index.js';
 import { compressBody } from './bodies.js';
 import { HostPicker } from './host-claim.js';
+import { checkCommitOptions, checkLeaseId, checkLeaseOwner } from './lease.js';
 import { type Planned, planCommit } from './memory-commit.js';
 import { MemoryFrontier } from './memory-frontier.js';
+import { LeaseBook } from './memory-leases.js';
 import { MemoryRecords } from './memory-records.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
+  CommitResult,
   HistoryRecord,
   HostStats,
+  Lease,
+  LeaseOptions,
+  LeaseOwner,
   LinkRecord,
   NewUrl,
   Outcome,
   PageRecord,
   PageScores,
   PriorityChange,
+  RecoverOptions,
   ScanWaitingOptions,
   StateCounts,
   Store,
@@ -61,6 +68,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   #bytes = 0;
   readonly #hosts = new Map<string, HostStats>();
   readonly #r = new MemoryRecords();
+  readonly #leases = new LeaseBook();
   readonly #seeds = new Set<string>();
   #keywords = new Map<string, number>();
   readonly #meta = new Map<string, string>();
@@ -140,23 +148,37 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     v.checkInt('claim(n)', n, 1);
     const queue = v.checkClaimOptions('claim options', options);
     const hosts = v.checkHostClaim('claim options', options, n);
+    const lease = options?.lease;
+    if (lease !== undefined) this.#leases.check('claim', lease);
     const out = this.#f.claim(n, queue, hosts && new HostPicker(hosts));
+    if (lease !== undefined) for (const c of out) this.#leases.claimed(c.url, lease);
     this.#counts.waiting -= out.length;
     this.#counts.processing += out.length;
     return out;
   }
 
-  override commit(outcomes: readonly Outcome[]): Promise<void> {
-    const p = this.#commit(outcomes);
+  override commit(outcomes: readonly Outcome[], options?: LeaseOptions): Promise<CommitResult> {
+    const p = this.#commit(outcomes, options);
     this.#pending.add(p);
     const done = () => this.#pending.delete(p);
     p.then(done, done);
     return p;
   }
 
-  async #commit(outcomes: readonly Outcome[]): Promise<void> {
+  async #commit(all: readonly Outcome[], options?: LeaseOptions): Promise<CommitResult> {
     this.#open('commit');
-    v.checkOutcomes('commit', outcomes);
+    v.checkOutcomes('commit', all);
+    const lease = checkCommitOptions('commit options', options);
+    const refused: string[] = [];
+    const held = (list: readonly Outcome[]): readonly Outcome[] =>
+      lease === undefined
+        ? list
+        : list.filter((o) => {
+            if (this.#holds(o.url, lease)) return true;
+            refused.push(o.url);
+            return false;
+          });
+    const outcomes = held(all);
     planCommit(this.#f, outcomes);
     const zipped = new Map<Outcome, Buffer>();
     await Promise.all(
@@ -166,10 +188,20 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
         }
       }),
     );
-    const plans = planCommit(this.#f, outcomes); // states may have moved while compressing
+    // States may have moved while compressing: a lost claim is refused still.
+    const plans = planCommit(this.#f, held(outcomes));
     const t = new Tally();
-    for (const p of plans) this.#carryOut(p, zipped.get(p.outcome), t);
+    for (const p of plans) {
+      this.#leases.released(p.outcome.url);
+      this.#carryOut(p, zipped.get(p.outcome), t);
+    }
     this.#apply(t);
+    return { refused };
+  }
+
+  /** Whether `url` is processing, claimed under `lease`. */
+  #holds(url: string, lease: number): boolean {
+    return this.#urls.get(url)?.state === 'processing' && this.#leases.holds(url, lease);
   }
 
   /** Records one planned outcome. */
@@ -206,10 +238,15 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     t.fetchedOne(rec.url, o.state, o.result.bytes, true, p.from);
   }
 
-  async reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {
+  async reclaim(
+    all: readonly string[],
+    options?: { priority?: number } & LeaseOptions,
+  ): Promise<number> {
     this.#open('reclaim');
-    v.checkUrlList('reclaim', urls);
-    v.checkPriorityOption('reclaim options', options);
+    v.checkUrlList('reclaim', all);
+    v.checkPriorityOption('reclaim options', options, true);
+    const lease = options?.lease;
+    const urls = lease === undefined ? all : all.filter((u) => this.#holds(u, lease));
     const seen = new Set<string>();
     for (const u of urls) {
       const rec = this.#urls.get(u);
@@ -227,21 +264,49 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   }
 
   #requeue(rec: UrlRecord, priority: number | undefined): void {
+    this.#leases.released(rec.url);
     this.#f.requeue(rec, priority);
     this.#counts.processing--;
     this.#counts.waiting++;
   }
 
-  async recover(): Promise<number> {
+  async recover(options?: RecoverOptions): Promise<number> {
     this.#open('recover');
+    const unheld = this.#leases.sweep(v.checkRecoverOptions('recover options', options));
     let n = 0;
     for (const rec of this.#urls.values()) {
-      if (rec.state === 'processing') {
+      if (rec.state === 'processing' && unheld(rec.url)) {
         this.#requeue(rec, undefined);
         n++;
       }
     }
     return n;
+  }
+
+  async openLease(owner: LeaseOwner, expiresAt: number): Promise<Lease> {
+    this.#open('openLease');
+    checkLeaseOwner(owner, expiresAt);
+    return this.#leases.open(owner, expiresAt);
+  }
+
+  async renewLease(id: number, expiresAt: number): Promise<boolean> {
+    this.#open('renewLease');
+    checkLeaseId('renewLease(id)', id);
+    v.checkInt('renewLease expiresAt', expiresAt, 0);
+    return this.#leases.renew(id, expiresAt);
+  }
+
+  async closeLease(id: number): Promise<number> {
+    this.#open('closeLease');
+    checkLeaseId('closeLease(id)', id);
+    const urls = this.#leases.close(id);
+    for (const u of urls) this.#requeue(this.#urls.get(u) as UrlRecord, undefined);
+    return urls.length;
+  }
+
+  async leases(): Promise<Lease[]> {
+    this.#open('leases');
+    return this.#leases.list();
   }
 
   async trimWaiting(max: number): Promise<number> {

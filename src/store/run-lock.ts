@@ -20,6 +20,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { StoreBusyError } from '../errors/index.js';
+import { pidAlive } from './lease.js';
 
 export const RUN_LOCK_FILE = 'crawl.lock';
 
@@ -33,16 +34,6 @@ export interface RunLockOwner {
 
 /** A lock file this young with unreadable contents is being written, not abandoned. */
 const WRITING_MS = 5_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to another user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readOwner(path: string): RunLockOwner | null | 'gone' {
   let text: string;
@@ -66,7 +57,7 @@ function readOwner(path: string): RunLockOwner | null | 'gone' {
 export function runLockOwner(dir: string): RunLockOwner | null {
   const owner = readOwner(join(dir, RUN_LOCK_FILE));
   if (owner === null || owner === 'gone') return null;
-  if (owner.host === hostname() && !alive(owner.pid)) return null;
+  if (owner.host === hostname() && !pidAlive(owner.pid)) return null;
   return owner;
 }
 
@@ -96,7 +87,7 @@ export function acquireRunLock(dir: string): () => void {
         continue;
       }
       if (age < WRITING_MS) throw busy(dir, path, null);
-    } else if (owner.host !== hostname() || alive(owner.pid)) {
+    } else if (owner.host !== hostname() || pidAlive(owner.pid)) {
       throw busy(dir, path, owner);
     }
     // Its owner is gone (or the file was never written whole): take it over.

@@ -266,10 +266,32 @@ CREATE VIEW redirect AS
 `;
 
 /**
+ * Version 6: claims with owners and leases. `leases` holds each open lease (its
+ * owner: host, pid, start; and its expiry); `urls.lease_id` the lease a processing
+ * URL was claimed under (null: claimed without one, or stale once the URL left
+ * processing: it is read only together with state 1). AUTOINCREMENT: a closed
+ * lease's id is never handed out again, so a late commit under it cannot match a
+ * newer lease. The view `processing` shows the lease.
+ */
+const V6 = `
+CREATE TABLE leases (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  host TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  started_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+ALTER TABLE urls ADD COLUMN lease_id INTEGER;
+DROP VIEW processing;
+CREATE VIEW processing AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, context, discovered_at, lease_id FROM urls WHERE state = 1;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

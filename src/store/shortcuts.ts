@@ -1,22 +1,29 @@
-import type { FetchedPage, FetchFailure, Outcome, RedirectResult } from './types.js';
+import type {
+  CommitResult,
+  FetchedPage,
+  FetchFailure,
+  LeaseOptions,
+  Outcome,
+  RedirectResult,
+} from './types.js';
 
 /** complete / discard / fail / redirect as one-outcome commits: shared by every Store implementation. */
 export abstract class OutcomeShortcuts {
-  abstract commit(outcomes: readonly Outcome[]): Promise<void>;
+  abstract commit(outcomes: readonly Outcome[], options?: LeaseOptions): Promise<CommitResult>;
 
-  complete(url: string, result: FetchedPage): Promise<void> {
-    return this.commit([{ url, state: 'complete', result }]);
+  async complete(url: string, result: FetchedPage): Promise<void> {
+    await this.commit([{ url, state: 'complete', result }]);
   }
 
-  discard(url: string, result: FetchedPage): Promise<void> {
-    return this.commit([{ url, state: 'discard', result }]);
+  async discard(url: string, result: FetchedPage): Promise<void> {
+    await this.commit([{ url, state: 'discard', result }]);
   }
 
-  fail(url: string, failure: FetchFailure): Promise<void> {
-    return this.commit([{ url, state: 'error', result: failure }]);
+  async fail(url: string, failure: FetchFailure): Promise<void> {
+    await this.commit([{ url, state: 'error', result: failure }]);
   }
 
-  redirect(url: string, result: RedirectResult): Promise<void> {
-    return this.commit([{ url, state: 'redirect', result }]);
+  async redirect(url: string, result: RedirectResult): Promise<void> {
+    await this.commit([{ url, state: 'redirect', result }]);
   }
 }

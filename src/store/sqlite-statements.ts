@@ -33,8 +33,9 @@ export interface Writes {
   /** claim of one queue: (of, index, n). */
   claimQueue: S<[number, number, number], ClaimedUrl>;
   setState: S;
+  /** Claims a waiting URL: (lease id or null, id). */
+  claimRow: S;
   requeue: S;
-  recover: S;
   trim: S;
   counter: S;
   waitingCount: S<[], number>;
@@ -104,8 +105,8 @@ export function prepareWrites(db: Database): Writes {
       `SELECT ${CLAIMED} WHERE u.state = 0 AND u.id % ? = ? ORDER BY u.priority DESC, u.id LIMIT ?`,
     ),
     setState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
+    claimRow: db.prepare('UPDATE urls SET state = 1, lease_id = ? WHERE id = ?'),
     requeue: db.prepare('UPDATE urls SET state = 0, priority = coalesce(?, priority) WHERE id = ?'),
-    recover: db.prepare('UPDATE urls SET state = 0 WHERE state = 1'),
     trim: db.prepare(
       'DELETE FROM urls WHERE id IN (SELECT id FROM urls WHERE state = 0 ORDER BY priority ASC, id DESC LIMIT ?)',
     ),

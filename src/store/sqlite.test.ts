@@ -33,6 +33,7 @@ storeConformance('sqlite', async () => {
   return {
     store: await openStore(dir, { create: true }),
     reopen: () => openStore(dir),
+    another: () => openStore(dir),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     dir,
   };

@@ -17,8 +17,10 @@ import type { BodyFiles } from './bodies.js';
 import { hash53 } from './hash.js';
 import { HostPicker } from './host-claim.js';
 import { KnownCache } from './known-cache.js';
+import { checkCommitOptions, checkLeaseId, checkLeaseOwner, leaseLostError } from './lease.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
+import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteReader } from './sqlite-read.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
@@ -34,13 +36,18 @@ import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
+  CommitResult,
   HistoryRecord,
+  Lease,
+  LeaseOptions,
+  LeaseOwner,
   LinkRecord,
   NewUrl,
   Outcome,
   PageRecord,
   PageScores,
   PriorityChange,
+  RecoverOptions,
   ScanWaitingOptions,
   StateCounts,
   Store,
@@ -66,6 +73,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #find: (url: string) => FoundUrl | undefined;
   readonly #r: SqliteReader;
   readonly #search: SqliteSearch;
+  readonly #leases: SqliteLeases;
   readonly #pending = new Set<Promise<unknown>>();
   /** Set by close(): new calls are refused while pending commits finish. */
   #closing = false;
@@ -94,6 +102,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
         };
     this.#r = new SqliteReader(db, bodies, this.#find, (op, fn) => this.#sync(op, fn));
     this.#search = new SqliteSearch(db);
+    this.#leases = new SqliteLeases(db);
   }
 
   /** The SQLite file. */
@@ -181,7 +190,9 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     v.checkInt('claim(n)', n, 1);
     const q = v.checkClaimOptions('claim options', options);
     const hosts = v.checkHostClaim('claim options', options, n);
+    const lease = options?.lease ?? null;
     return this.#tx('claim', (ix, t) => {
+      if (lease !== null && !this.#leases.isOpen(lease)) throw leaseLostError('claim', lease);
       let rows: ClaimedUrl[];
       if (hosts === undefined) {
         rows =
@@ -201,7 +212,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
         }
       }
       for (const r of rows) {
-        ix.w.setState.run(STATE_CODE.processing, r.id);
+        ix.w.claimRow.run(lease, r.id);
         ix.cache.setState(r.url, STATE_CODE.processing);
       }
       t.move('waiting', 'processing', rows.length);
@@ -209,11 +220,12 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     });
   }
 
-  override commit(outcomes: readonly Outcome[]): Promise<void> {
+  override commit(outcomes: readonly Outcome[], options?: LeaseOptions): Promise<CommitResult> {
     return this.#track(
       (async () => {
         v.checkOutcomes('commit', outcomes);
-        await this.#commit(encodeOutcomes(outcomes));
+        const lease = checkCommitOptions('commit options', options);
+        return this.#commit(encodeOutcomes(outcomes), lease);
       })(),
     );
   }
@@ -222,13 +234,35 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
    * `commit` of outcomes already checked (`checkOutcomes`) and encoded
    * (`encodeOutcomes`) by the caller: the threaded store's path.
    */
-  commitEncoded(outcomes: readonly EncodedOutcome[]): Promise<void> {
-    return this.#track(this.#commit(outcomes));
+  commitEncoded(outcomes: readonly EncodedOutcome[], lease?: number): Promise<CommitResult> {
+    return this.#track(this.#commit(outcomes, lease));
   }
 
-  async #commit(outcomes: readonly EncodedOutcome[]): Promise<void> {
+  /** The outcomes whose claims `lease` holds; the others' URLs go to `refused`. */
+  #held(
+    ix: UrlIndex,
+    outcomes: readonly EncodedOutcome[],
+    lease: number | undefined,
+    refused: string[],
+  ): readonly EncodedOutcome[] {
+    if (lease === undefined) return outcomes;
+    return outcomes.filter((o) => {
+      const row = ix.find(o.url);
+      if (row !== undefined && this.#leases.holds(row.id, lease)) return true;
+      refused.push(o.url);
+      return false;
+    });
+  }
+
+  async #commit(all: readonly EncodedOutcome[], lease?: number): Promise<CommitResult> {
+    const refused: string[] = [];
     // Refuse a bad batch before writing any body; the transaction checks again.
-    this.#sync('commit', () => checkProcessing(this.#index('commit'), outcomes));
+    const outcomes = this.#sync('commit', () => {
+      const ix = this.#index('commit');
+      const held = this.#held(ix, all, lease, refused);
+      checkProcessing(ix, held);
+      return held;
+    });
     const bodies = new Map<string, WrittenBody>();
     const staged: string[] = [];
     try {
@@ -246,37 +280,78 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
           bodies.set(o.url, { name, md5, place: () => this.#bodies.place(tmp, name) });
         }),
       );
-      this.#tx('commit', (ix, t) => applyOutcomes(ix, t, outcomes, bodies), true);
+      this.#tx(
+        'commit',
+        // Another handle may have taken a claim back meanwhile: refused too.
+        (ix, t) => applyOutcomes(ix, t, this.#held(ix, outcomes, lease, refused), bodies),
+        true,
+      );
     } finally {
       for (const tmp of staged) this.#bodies.unstage(tmp);
     }
+    return { refused };
   }
 
-  async reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {
+  async reclaim(
+    urls: readonly string[],
+    options?: { priority?: number } & LeaseOptions,
+  ): Promise<number> {
     v.checkUrlList('reclaim', urls);
-    v.checkPriorityOption('reclaim options', options);
+    v.checkPriorityOption('reclaim options', options, true);
     const priority = options?.priority;
+    const lease = options?.lease;
     return this.#tx('reclaim', (ix, t) => {
+      let n = 0;
       for (const url of urls) {
         const row = ix.find(url);
+        if (lease !== undefined && (row === undefined || !this.#leases.holds(row.id, lease)))
+          continue;
         if (row?.state !== STATE_CODE.processing) throw stateError('reclaim', url, row?.state);
         ix.w.requeue.run(priority ?? null, row.id);
         ix.cache.setState(url, STATE_CODE.waiting, priority ?? row.priority);
+        n++;
       }
-      t.move('processing', 'waiting', urls.length);
-      return urls.length;
+      t.move('processing', 'waiting', n);
+      return n;
     });
   }
 
-  async recover(): Promise<number> {
+  async recover(options?: RecoverOptions): Promise<number> {
+    const now = v.checkRecoverOptions('recover options', options);
     const n = this.#tx('recover', (ix, t) => {
       ix.cache.clear();
-      const moved = ix.w.recover.run().changes;
+      const moved = this.#leases.recover(now);
       t.move('processing', 'waiting', moved);
       return moved;
     });
-    await this.#bodies.clearTmp();
+    // Staged bodies of commits cut short; a live lease's commit may be staging one.
+    if ((await this.leases()).length === 0) await this.#bodies.clearTmp();
     return n;
+  }
+
+  async openLease(owner: LeaseOwner, expiresAt: number): Promise<Lease> {
+    checkLeaseOwner(owner, expiresAt);
+    return this.#tx('openLease', () => this.#leases.open(owner, expiresAt));
+  }
+
+  async renewLease(id: number, expiresAt: number): Promise<boolean> {
+    checkLeaseId('renewLease(id)', id);
+    v.checkInt('renewLease expiresAt', expiresAt, 0);
+    return this.#tx('renewLease', () => this.#leases.renew(id, expiresAt));
+  }
+
+  async closeLease(id: number): Promise<number> {
+    checkLeaseId('closeLease(id)', id);
+    return this.#tx('closeLease', (ix, t) => {
+      ix.cache.clear();
+      const moved = this.#leases.close(id);
+      t.move('processing', 'waiting', moved);
+      return moved;
+    });
+  }
+
+  async leases(): Promise<Lease[]> {
+    return this.#sync('leases', () => this.#leases.list());
   }
 
   async trimWaiting(max: number): Promise<number> {

@@ -14,6 +14,7 @@ storeConformance('sqlite on its own thread', async () => {
   return {
     store: await openThreadedStore(dir, { create: true }),
     reopen: () => openThreadedStore(dir),
+    another: () => openThreadedStore(dir),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
     dir,
   };

@@ -12,19 +12,25 @@
 import type { Worker } from 'node:worker_threads';
 import { type ErrorData, errorFromData, InvalidOptionError, StoreError } from '../errors/index.js';
 import { type HeapLimits, startWorker } from '../thread/index.js';
+import { checkCommitOptions } from './lease.js';
 import type { StoreOptionsInput } from './options.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import type { ThreadInit, ThreadReply } from './thread-worker.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
+  CommitResult,
   HistoryRecord,
+  Lease,
+  LeaseOptions,
+  LeaseOwner,
   LinkRecord,
   NewUrl,
   Outcome,
   PageRecord,
   PageScores,
   PriorityChange,
+  RecoverOptions,
   ScanWaitingOptions,
   StateCounts,
   Store,
@@ -148,10 +154,12 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
     return this.#call('claim', options === undefined ? [n] : [n, options]);
   }
 
-  commit(outcomes: readonly Outcome[]): Promise<void> {
+  commit(outcomes: readonly Outcome[], options?: LeaseOptions): Promise<CommitResult> {
     // Checked and encoded here: the store's thread gets one string of links per page.
+    let lease: number | undefined;
     try {
       checkOutcomes('commit', outcomes);
+      lease = checkCommitOptions('commit options', options);
     } catch (e) {
       return Promise.reject(e);
     }
@@ -166,15 +174,34 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
         transfer.push(body.buffer);
       return own ? o : { ...o, result: { ...o.result, body } };
     });
-    return this.#call('commitEncoded', [items], transfer);
+    return this.#call('commitEncoded', lease === undefined ? [items] : [items, lease], transfer);
   }
 
-  reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number> {
+  reclaim(
+    urls: readonly string[],
+    options?: { priority?: number } & LeaseOptions,
+  ): Promise<number> {
     return this.#call('reclaim', [urls, options]);
   }
 
-  recover(): Promise<number> {
-    return this.#call('recover', []);
+  recover(options?: RecoverOptions): Promise<number> {
+    return this.#call('recover', [options]);
+  }
+
+  openLease(owner: LeaseOwner, expiresAt: number): Promise<Lease> {
+    return this.#call('openLease', [owner, expiresAt]);
+  }
+
+  renewLease(id: number, expiresAt: number): Promise<boolean> {
+    return this.#call('renewLease', [id, expiresAt]);
+  }
+
+  closeLease(id: number): Promise<number> {
+    return this.#call('closeLease', [id]);
+  }
+
+  leases(): Promise<Lease[]> {
+    return this.#call('leases', []);
   }
 
   trimWaiting(max: number): Promise<number> {

@@ -1,67 +1,10 @@
 /**
- * The crawl store: every URL the crawl knows, what became of each fetch, and the
- * crawl's metadata. One interface, several implementations (SQLite, memory, and
- * later PostgreSQL), all held to the same contract by `conformance.ts`.
- *
- * ## Lifecycle of a URL (DESIGN 1.1)
- *
- * Every known URL is in exactly one state at a time:
- *
- * ```
- *            addUrls / addSeeds                  complete ─▶ complete
- *   (new) ──────────────────────▶ waiting ─claim─▶ processing ─ discard ─▶ discard
- *                                  ▲   │           │          ├ fail ─────▶ error
- *                                  │   │           │          └ redirect ─▶ redirect
- *                                  │   └ trimWaiting (removed: unknown again)
- *                                  └──── reclaim / recover ◀┘
- * ```
- *
- * - `claim(n)` atomically moves up to `n` waiting URLs to processing and hands
- *   them to the caller, best first: highest `priority`, ties by discovery order.
- *   Concurrent claims never hand out the same URL twice. With
- *   `claim(n, { queue: { index, of } })` the waiting URLs are split into `of`
- *   queues by id (`id % of`) and only queue `index` is claimed from, still best
- *   first: parallel workers each serving one queue (DESIGN 1.2) never compete for
- *   a URL, and together they claim every waiting URL exactly once.
- * - Each URL carries a `value` beside its priority: state a crawl strategy keeps
- *   with the URL (fish-search depth budget, shark-search inherited score,
- *   tunnelling Val; DESIGN 1.5). The store only keeps it; it never orders by it.
- *   It may also carry a `context`: the text around the link that led to it, kept
- *   for a link classifier that rescores the frontier later.
- * - `scanWaiting` walks the waiting URLs in id order, a page at a time, and
- *   `reprioritize` sets new priorities (higher or lower) on waiting URLs: together
- *   they let a caller rescore the whole frontier without loading it into memory.
- * - A claimed URL is finished with exactly one of `complete`, `discard`, `fail`,
- *   `redirect` (or the batch form `commit`), which records the outcome, the page,
- *   its links, the newly discovered URLs and the history rows in one transaction:
- *   either all of it is stored or none of it.
- * - Redirects: the target of an HTTP redirect is the page. An outcome may carry the
- *   redirect hops from the claimed URL to the page (`redirects`); every hop's URL
- *   (the claimed one first) becomes state `redirect`, remembers its target and gets
- *   a history row, and the page (or the HTTP error) is recorded under the final URL
- *   F, the last hop's `Location`: F unknown is inserted straight in the outcome's
- *   state, F waiting is moved to it, F processing or already final is left alone
- *   and the page is dropped. A `redirect` outcome says the crawler stopped
- *   following because F is known already (or being fetched): F unknown is queued as
- *   waiting, F known is left alone. Hops after the first that are unknown are
- *   inserted, waiting ones taken; processing or final ones are left as they are.
- *   A URL inserted this way (hop or F) takes the claimed URL's depth, priority,
- *   value, parent, anchor and context, and is discovered at the outcome's
- *   `fetchedAt`; a waiting one keeps its own.
- * - `reclaim` puts claimed URLs back to waiting (graceful stop, retry later) with no
- *   history row. `recover` does the same for every processing URL: call it once
- *   after opening, before claiming, when no other crawler works on the store, so
- *   that URLs held by a crawl that died are fetched again.
- * - `complete`, `discard`, `error`, `redirect` are final: such URLs are never
- *   claimed again and re-adding them is ignored, so no URL is completed twice.
- * - Calling `complete`, `discard`, `fail`, `redirect` or `reclaim` for a URL that is
- *   not processing throws `StoreStateError` naming the URL and its state, and
- *   changes nothing.
+ * The data of the crawl store: what enters it (URLs, fetch outcomes, leases) and
+ * what it gives back (claims, records, statistics, search hits). The contracts
+ * that move them, and the lifecycle of a URL, are in `contracts.ts`.
  *
  * URLs are keys compared as strings: pass canonical URLs (`canonicalizeUrl`).
- * Times are milliseconds since the Unix epoch. Every method is async; once a
- * returned promise resolves, its change is durable against a crash of the
- * process (see `docs/store.md` for power loss).
+ * Times are milliseconds since the Unix epoch.
  */
 
 /** The state of a known URL. */
@@ -173,6 +116,54 @@ export interface ClaimOptions {
    * than n may come back while more URLs wait. @default no regard to hosts
    */
   hosts?: HostClaim;
+  /**
+   * Claim under this lease (`openLease`): the URLs are held by its owner until it
+   * commits or reclaims them, closes the lease, or the lease is lost (expired, or
+   * its owner provably gone) and `recover` takes them back. A lease that is not
+   * open throws `LeaseLostError`. @default no lease: `recover` takes the URLs back
+   * whenever it runs
+   */
+  lease?: number;
+}
+
+/** Who holds a lease: one crawl run (a process on a machine). */
+export interface LeaseOwner {
+  /** The machine's host name (`os.hostname()`). */
+  host: string;
+  pid: number;
+  /** When the run started, ms since the epoch. */
+  startedAt: number;
+}
+
+/** An open lease (`openLease`). */
+export interface Lease extends LeaseOwner {
+  /** The store's id of the lease; ids are never reused. */
+  id: number;
+  /** Until when it holds unless renewed, ms since the epoch. */
+  expiresAt: number;
+}
+
+/** Options of `commit` and `reclaim`. */
+export interface LeaseOptions {
+  /**
+   * The lease the URLs were claimed under. An outcome (or URL to reclaim) whose
+   * claim that lease no longer holds (taken back by `recover`, claimed again under
+   * another lease) is refused: skipped, listed in the result, never thrown.
+   * @default none: a URL that is not processing throws `StoreStateError`
+   */
+  lease?: number;
+}
+
+/** What `commit` did. */
+export interface CommitResult {
+  /** URLs of outcomes refused because their claim was lost (`LeaseOptions.lease`). */
+  refused: string[];
+}
+
+/** Options of `recover`. */
+export interface RecoverOptions {
+  /** The time leases are judged at, ms since the epoch. @default Date.now() */
+  now?: number;
 }
 
 /** `ClaimOptions.hosts`. */
@@ -445,106 +436,4 @@ export interface TextHit {
   snippet: string;
 }
 
-export interface Store {
-  /**
-   * Queues the unknown URLs as waiting and returns how many were new. A URL that
-   * is already waiting takes the higher of its old and new priority (never lowered)
-   * and keeps its depth, parent, anchor and place in discovery order; when the new
-   * priority is higher, the new `value` (0 when not given) replaces the old one
-   * along with it, and so does the new `context` when one is given; otherwise the
-   * old value and context stay. URLs in other states are left alone. An explicit
-   * `parent` must be a known URL (`InvalidOptionError`).
-   */
-  addUrls(items: readonly NewUrl[]): Promise<number>;
-  /**
-   * Records `urls` as seeds and queues the unknown ones at depth 0.
-   * @param options.priority @default SEED_PRIORITY
-   */
-  addSeeds(urls: readonly string[], options?: { priority?: number }): Promise<number>;
-  getSeeds(): Promise<string[]>;
-
-  /**
-   * Moves up to `n` waiting URLs to processing and returns them: highest priority
-   * first, ties in discovery order. Atomic: concurrent claims never share a URL.
-   * With `options.queue`, only URLs of that queue (id % of === index) are claimed;
-   * an invalid `queue` throws `InvalidOptionError` naming the field.
-   */
-  claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]>;
-  complete(url: string, result: FetchedPage): Promise<void>;
-  discard(url: string, result: FetchedPage): Promise<void>;
-  fail(url: string, failure: FetchFailure): Promise<void>;
-  /** Records that `url` redirects to a known target (`RedirectResult`). */
-  redirect(url: string, result: RedirectResult): Promise<void>;
-  /**
-   * Applies many outcomes in one transaction: all of them or, on any error (a URL
-   * not processing or given twice, an invalid field), none, and the URLs stay processing.
-   */
-  commit(outcomes: readonly Outcome[]): Promise<void>;
-  /**
-   * Puts processing URLs back to waiting, keeping their discovery order, value and context.
-   * @param options.priority a new priority for all of them @default unchanged
-   */
-  reclaim(urls: readonly string[], options?: { priority?: number }): Promise<number>;
-  /** Moves every processing URL back to waiting; returns how many. */
-  recover(): Promise<number>;
-  /**
-   * Keeps the best `max` waiting URLs (priority, then discovery order) and deletes
-   * the others, which become unknown: found again, they are queued anew. Returns
-   * how many were deleted (`stats().dropped` adds them up).
-   */
-  trimWaiting(max: number): Promise<number>;
-  /**
-   * The waiting URLs with an id above `afterId` (default: all), in ascending id
-   * order, at most `limit` of them. Passing the last id of one page as `afterId`
-   * of the next walks the whole frontier in pages (keyset pagination) without
-   * loading it: each page is a plain read, not a snapshot shared by the pages, so
-   * a URL claimed, added or trimmed between pages shows accordingly. An invalid
-   * `limit` or `afterId` throws `InvalidOptionError` naming the field.
-   */
-  scanWaiting(options: ScanWaitingOptions): Promise<WaitingUrl[]>;
-  /**
-   * Sets the priority, and the value when one is given, of the listed URLs that
-   * are waiting, in one transaction, and returns how many it set. Unlike `addUrls`
-   * it may lower a priority. Ids of URLs that are not waiting (processing,
-   * fetched, trimmed, unknown) are skipped; an id listed twice takes its last
-   * item and counts once. Later claims follow the new priorities (ties still in
-   * discovery order), in every queue. An invalid item (an id that is not an
-   * integer ≥ 1, a priority or value that is not a finite number) throws
-   * `InvalidOptionError` naming its index and field, and nothing changes.
-   */
-  reprioritize(items: readonly PriorityChange[]): Promise<number>;
-
-  counts(): Promise<StateCounts>;
-  /** @param options.topHosts hosts listed @default 10 */
-  stats(options?: { topHosts?: number }): Promise<StoreStats>;
-
-  setKeywords(
-    keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
-  ): Promise<void>;
-  getKeywords(): Promise<Map<string, number>>;
-  /** Stores a JSON value; `undefined` deletes the key. */
-  setMeta(key: string, value: unknown): Promise<void>;
-  getMeta<T = unknown>(key: string): Promise<T | undefined>;
-  setPageScores(items: readonly PageScores[]): Promise<void>;
-  /**
-   * The kept pages whose indexed text (`FetchedPage.text`) or title contains every
-   * word of the query, ordered by the blend of BM25 and P (see `TextSearch`). A query
-   * without a word (only punctuation) throws `InvalidOptionError`, as do a bad
-   * `limit` or `scoreWeight`.
-   */
-  search(options: TextSearch): Promise<TextHit[]>;
-
-  /** Fetch outcomes by `fetchedAt`, ties in the order they were recorded. */
-  history(): AsyncIterable<HistoryRecord>;
-  /** Fetched pages in discovery order. */
-  pages(): AsyncIterable<PageRecord>;
-  /** Known URLs (of one state) in discovery order. */
-  urls(state?: UrlState): AsyncIterable<UrlRecord>;
-  /** Links in the order they were recorded. */
-  links(): AsyncIterable<LinkRecord>;
-  /** The stored body of a page, decompressed; null when none was stored. */
-  readBody(url: string): Promise<Buffer | null>;
-
-  /** Waits for pending writes, then releases the store. Later calls throw `StoreError`. */
-  close(): Promise<void>;
-}
+export type { Store } from './contracts.js';

@@ -14,6 +14,7 @@ import type {
   PageLink,
   PageScores,
   PriorityChange,
+  RecoverOptions,
   ScanWaitingOptions,
   TextSearch,
 } from './types.js';
@@ -193,15 +194,20 @@ export function checkUrlList(where: string, urls: readonly string[]): void {
   });
 }
 
+/** Checks `{ priority }` options (and `lease` with `lease` true: `reclaim`). */
 export function checkPriorityOption(
   where: string,
-  options: { priority?: number } | undefined,
+  options: { priority?: number; lease?: number } | undefined,
+  lease = false,
 ): void {
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null)
     fail(where, `expected an object, got ${show(options)}`);
-  for (const k of Object.keys(options)) if (k !== 'priority') fail(where, `unknown option "${k}"`);
+  for (const k of Object.keys(options))
+    if (k !== 'priority' && !(lease && k === 'lease')) fail(where, `unknown option "${k}"`);
   if (options.priority !== undefined) checkFinite(`${where}.priority`, options.priority);
+  const id = (options as { lease?: unknown }).lease;
+  if (lease && id !== undefined) checkInt(`${where}.lease`, id, 1);
 }
 
 /** Checks `claim` options; returns the queue to claim from, if any. */
@@ -213,7 +219,8 @@ export function checkClaimOptions(
   if (typeof options !== 'object' || options === null)
     fail(where, `expected an object, got ${show(options)}`);
   for (const k of Object.keys(options))
-    if (k !== 'queue' && k !== 'hosts') fail(where, `unknown option "${k}"`);
+    if (k !== 'queue' && k !== 'hosts' && k !== 'lease') fail(where, `unknown option "${k}"`);
+  if (options.lease !== undefined) checkInt(`${where}.lease`, options.lease, 1);
   const q = options.queue;
   if (q === undefined) return undefined;
   if (typeof q !== 'object' || q === null)
@@ -249,6 +256,17 @@ export function checkHostClaim(
   if (!Array.isArray(skip) || skip.some((x) => typeof x !== 'string'))
     fail(`${where}.hosts.skip`, `expected an array of host names, got ${show(skip)}`);
   return { perHost: h.perHost, skip: new Set(skip), scan: h.scan ?? 32 * n };
+}
+
+/** Checks `recover` options; returns the time leases are judged at. */
+export function checkRecoverOptions(where: string, options: RecoverOptions | undefined): number {
+  if (options === undefined) return Date.now();
+  if (typeof options !== 'object' || options === null)
+    fail(where, `expected an object, got ${show(options)}`);
+  for (const k of Object.keys(options)) if (k !== 'now') fail(where, `unknown option "${k}"`);
+  if (options.now === undefined) return Date.now();
+  checkInt(`${where}.now`, options.now, 0);
+  return options.now;
 }
 
 /** Checks `scanWaiting` options; returns the id to start after and the limit. */

@@ -4,7 +4,7 @@
 // page kept (threshold 0) and every same-host link followed, so an uninterrupted
 // run gives the reference set of URLs and states that interrupted ones must reach.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -305,4 +305,25 @@ test('a second crawl on a store in use is refused, naming the running one, which
   // Once the first has ended, the same command runs (and finds nothing left to do).
   const again = await runCrawl(crawlArgs(dir));
   assert.equal(again.code, 0, again.stderr);
+});
+
+// The run lock refuses a second crawl; leases keep the store right even when that lock
+// is out of the way (deleted by hand, a directory shared over a network): each run's
+// claims are its own, and recovery takes back only a gone run's.
+test('with the run lock removed, a second crawl joins safely: no URL fetched twice, no claim lost', async () => {
+  const dir = newDir();
+  web.clearLog();
+  const first = spawnCrawl(crawlArgs(dir, [], 60));
+  await first.waitFor((e) => e.event === 'page');
+  rmSync(join(dir, 'crawl.lock'));
+  const second = spawnCrawl(crawlArgs(dir, [], 60));
+  const [a, b] = await Promise.all([finished(first), finished(second)]);
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(b.code, 0, b.stderr);
+  assert.ok(b.end.run.fetched > 0, 'the second crawl fetched pages');
+  assert.equal(a.end.lostClaims, 0);
+  assert.equal(b.end.lostClaims, 0);
+  assertReference(await read(dir, 'joined crawls'), 'joined crawls');
+  for (const [path, times] of pageRequests())
+    assert.equal(times, 1, `${path} requested ${times} times`);
 });

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { inspectUrl } from '../../src/inspect/index.js';
 import {
   ROBOTS_TAG_HOST,
   ROBOTS_TAG_PAGES,
@@ -54,4 +55,16 @@ test('crawl honours X-Robots-Tag and <meta name=robots>: nofollow, noindex, none
     const noindex = pages.find((p) => new URL(p.url).pathname === '/header-noindex');
     assert.equal(noindex?.bodyFile ?? null, null);
   });
+});
+
+// crawl and inspect run one page pipeline (src/page/): inspect's verdict is the crawl's.
+test('inspect judges each directive page as the crawl does: kept only when not noindex', async () => {
+  const fetcher = { resolve: [web.resolve], allowPrivateAddresses: true, delayMs: 0 };
+  const topic = { name: 'any', keywords: [{ word: 'page', weight: 1 }], threshold: 0 };
+  for (const [name, spec] of Object.entries(ROBOTS_TAG_PAGES)) {
+    const r = await inspectUrl(web.url(ROBOTS_TAG_HOST, `/${name}`), { fetcher, topic });
+    assert.equal(r.relevance?.relevant, true, `/${name} relevant`);
+    assert.equal(r.relevance?.verdict, spec.index ? 'keep' : 'discard', `/${name} verdict`);
+    assert.equal(r.page?.metaRobots.nofollow, !spec.follow, `/${name} nofollow`);
+  }
 });

@@ -7,8 +7,8 @@ import {
   mergeOptions,
   parseRunSpec,
   type RunSpec,
-  readLabelsFile,
 } from '../../evaluate/index.js';
+import { readLabelsFile } from '../../labels/index.js';
 import { bool, type FlagSpec, int, type Parsed, str, strs } from '../args.js';
 import { crawlFlags, crawlFlagsHelp, crawlRunOptionsFromFlags } from '../crawl-flags.js';
 import { fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
@@ -46,14 +46,14 @@ same command again skips the runs that are finished and resumes the others.
 
 Crawl options shared by every run (a run spec overrides them), as for focuscrawl crawl:
 ${crawlFlagsHelp}
-  --progress-ms N              progress interval (default 1000)
   --set key=value,...          any crawl option for every run, as in a run spec
 
 ${fetchFlagsHelp}
 
 See docs/evaluate.md.`;
 
-const flags: FlagSpec = {
+/** Every flag of `compare`: the crawl and fetcher option flags, and its own. */
+export const compareCommandFlags: FlagSpec = {
   ...fetchFlags,
   ...crawlFlags,
   'out-dir': { type: 'string' },
@@ -66,7 +66,6 @@ const flags: FlagSpec = {
   title: { type: 'string' },
   json: { type: 'boolean' },
   quiet: { type: 'boolean' },
-  'progress-ms': { type: 'string' },
   set: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 };
@@ -83,7 +82,7 @@ export function parseCompareFlags(argv: string[]): Parsed {
   try {
     parsed = parseArgs({
       args: argv,
-      options: flags,
+      options: compareCommandFlags,
       allowPositionals: true,
       strict: true,
       tokens: true,

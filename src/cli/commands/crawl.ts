@@ -22,11 +22,11 @@ resumes the crawl; Ctrl-C stops it gracefully (twice: at once, still safely).
 ${crawlFlagsHelp}
   --quiet                      no progress display, only warnings and the summary
   --json-log                   one JSON object per line per event (progress, page, warning, end)
-  --progress-ms N              progress interval (default 1000)
 
 ${fetchFlagsHelp}`;
 
-const flags: FlagSpec = {
+/** Every flag of `crawl`: the crawl and fetcher option flags, and its own. */
+export const crawlCommandFlags: FlagSpec = {
   ...fetchFlags,
   store: { type: 'string' },
   topic: { type: 'string' },
@@ -34,7 +34,6 @@ const flags: FlagSpec = {
   ...crawlFlags,
   quiet: { type: 'boolean' },
   'json-log': { type: 'boolean' },
-  'progress-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -53,6 +52,11 @@ export function formatSummary(s: CrawlSummary, store: string, ranked?: string): 
     `${s.stopReason}: ${s.message}`,
     `this run: ${s.run.fetched} fetched (${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed, ${s.run.redirect} redirects) in ${(s.elapsedMs / 1000).toFixed(1)} s, ${s.pagesPerSec.toFixed(1)} pages/s; CPU ${(s.resources.cpuMs / 1000).toFixed(1)} s, peak memory ${(s.resources.peakRssBytes / 1048576).toFixed(0)} MiB`,
     `requests: ${s.requests} sent this run${refusedText(s.refused)}; pages fetched (what --max-pages counts): ${s.fetchedTotal}`,
+    ...(s.lostClaims > 0
+      ? [
+          `lost claims: ${s.lostClaims} pages fetched this run were not stored: the run stalled past its lease and another run took their URLs back`,
+        ]
+      : []),
     `store ${store}: waiting ${c.waiting}, processing ${c.processing}, complete ${c.complete}, discard ${c.discard}, error ${c.error}, redirect ${c.redirect}; harvest rate ${pct(s.harvestRate)}`,
     ...(ranked ? [ranked] : []),
     `next: focuscrawl status --store ${store} | focuscrawl search --store ${store} "words" | focuscrawl report --store ${store} --out report.html`,
@@ -60,7 +64,7 @@ export function formatSummary(s: CrawlSummary, store: string, ranked?: string): 
 }
 
 export async function crawlCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseFlags('crawl', argv, flags);
+  const p = parseFlags('crawl', argv, crawlCommandFlags);
   if (bool(p, 'help')) {
     io.out(HELP);
     return 0;

@@ -5,9 +5,9 @@ import {
   DEFAULT_BUDGETS,
   evaluateStore,
   formatEvaluation,
-  readLabelsFile,
   writeEvaluationReport,
 } from '../../evaluate/index.js';
+import { readLabelsFile } from '../../labels/index.js';
 import { openStore } from '../../store/index.js';
 import { bool, type FlagSpec, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';

@@ -119,7 +119,8 @@ export function formatReport(r: InspectReport, maxLinks: number): string {
   }
   const rel = r.relevance;
   if (rel) {
-    row('Relevance', `${rel.score.toFixed(4)} (threshold ${rel.threshold} → ${rel.verdict})`);
+    const why = rel.relevant && rel.verdict === 'discard' ? ', relevant but noindex' : '';
+    row('Relevance', `${rel.score.toFixed(4)} (threshold ${rel.threshold} → ${rel.verdict}${why})`);
     const present = rel.keywords.filter((k) => k.count > 0);
     for (const k of present.slice(0, 15))
       lines.push(`  ${k.word.padEnd(16)} weight ${k.weight}  count ${k.count}`);

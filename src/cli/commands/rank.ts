@@ -1,5 +1,4 @@
 import { CliUsageError, isFocusCrawlError } from '../../errors/index.js';
-import { formatCount, formatDuration } from '../../export/index.js';
 import {
   RANK_ALGORITHMS,
   type RankAlgorithm,
@@ -11,6 +10,7 @@ import {
   topPagesByScore,
 } from '../../ranking/index.js';
 import { openStore } from '../../store/index.js';
+import { formatCount, formatDuration } from '../../util/index.js';
 import { bool, type FlagSpec, int, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 

@@ -16,9 +16,11 @@ test('formatCount groups thousands', () => {
 test('formatBytes uses binary units with three significant digits', () => {
   const cases: [number, string][] = [
     [0, '0 B'],
+    [512, '512 B'],
     [1023, '1023 B'],
     [1024, '1.00 KiB'],
     [1536, '1.50 KiB'],
+    [5 * 1024 ** 2, '5.00 MiB'],
     [10 * 1024 * 1024, '10.0 MiB'],
     [123_456_789, '118 MiB'],
     [5 * 1024 ** 3, '5.00 GiB'],
@@ -33,6 +35,8 @@ test('formatDuration follows the 12m59s style', () => {
     [779_000, '12m59s'], // DESIGN 1.1's focused crawl
     [946_000, '15m46s'],
     [3_725_000, '1h02m05s'],
+    [10_925_000, '3h02m05s'],
+    [183_840_000, '2d03h04m'],
     [2 * 86_400_000 + 3 * 3_600_000 + 4 * 60_000, '2d03h04m'],
   ];
   for (const [ms, want] of cases) assert.equal(formatDuration(ms), want, String(ms));

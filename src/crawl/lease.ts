@@ -1,0 +1,106 @@
+/**
+ * The crawl's claims on its store, held under a lease (store/lease.ts): opened
+ * when the run starts, renewed while it lives, closed when it ends. Every claim,
+ * commit and reclaim of the crawl goes through it, so the store knows the owner of
+ * every URL in processing and `recover` (by this run or any other) takes back only
+ * the claims of runs that are gone.
+ *
+ * A claim lost all the same (the run stalled past its lease and another run took
+ * the URL back) is never a crash: its commit is refused by the store, and counted
+ * here (`lostClaims`); a renewal that finds the lease gone opens a new one.
+ */
+import { hostname } from 'node:os';
+import { LeaseLostError } from '../errors/index.js';
+import type { ClaimedUrl, ClaimOptions, Outcome, Store } from '../store/index.js';
+
+/** How long a lease holds without renewal. */
+export const LEASE_MS = 60_000;
+/** How often it is renewed, and leases lost by other runs are recovered. */
+export const RENEW_MS = 15_000;
+
+export class CrawlLease {
+  readonly #store: Store;
+  readonly #startedAt = Date.now();
+  #id: number;
+  #timer: NodeJS.Timeout | null = null;
+  #renewing: Promise<void> = Promise.resolve();
+  /** Outcomes the store refused because their claim was lost. */
+  lostClaims = 0;
+  /** Times the lease itself was found lost (and a new one opened). */
+  lostLeases = 0;
+
+  private constructor(store: Store, id: number) {
+    this.#store = store;
+    this.#id = id;
+  }
+
+  /**
+   * Closes the leases this process left open on `store` (a crawl whose thread died,
+   * an earlier run in the same process): call only while holding the store's run
+   * lock, when no other crawl of this process can be using it. Returns how many
+   * claims went back to waiting.
+   */
+  static async closeStale(store: Store): Promise<number> {
+    let n = 0;
+    for (const l of await store.leases()) {
+      if (l.host === hostname() && l.pid === process.pid) n += await store.closeLease(l.id);
+    }
+    return n;
+  }
+
+  /** Opens the run's lease and starts renewing it. */
+  static async open(store: Store): Promise<CrawlLease> {
+    const lease = new CrawlLease(store, 0);
+    lease.#id = (await store.openLease(lease.#owner(), Date.now() + LEASE_MS)).id;
+    lease.#timer = setInterval(() => {
+      lease.#renewing = lease.#renewing.then(() => lease.#renew()).catch(() => {});
+    }, RENEW_MS);
+    lease.#timer.unref();
+    return lease;
+  }
+
+  #owner() {
+    return { host: hostname(), pid: process.pid, startedAt: this.#startedAt };
+  }
+
+  async #renew(): Promise<void> {
+    if (!(await this.#store.renewLease(this.#id, Date.now() + LEASE_MS))) await this.#reopen();
+    await this.#store.recover();
+  }
+
+  async #reopen(): Promise<void> {
+    this.lostLeases++;
+    this.#id = (await this.#store.openLease(this.#owner(), Date.now() + LEASE_MS)).id;
+  }
+
+  /** The store's `claim` under the lease (a new lease when it was lost). */
+  async claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]> {
+    try {
+      return await this.#store.claim(n, { ...options, lease: this.#id });
+    } catch (e) {
+      if (!(e instanceof LeaseLostError)) throw e;
+      await this.#reopen();
+      return this.#store.claim(n, { ...options, lease: this.#id });
+    }
+  }
+
+  /** The store's `commit` under the lease; returns the URLs of refused outcomes. */
+  async commit(outcomes: readonly Outcome[]): Promise<ReadonlySet<string>> {
+    const { refused } = await this.#store.commit(outcomes, { lease: this.#id });
+    this.lostClaims += refused.length;
+    return new Set(refused);
+  }
+
+  /** The store's `reclaim` of URLs this lease holds; returns how many went back. */
+  reclaim(urls: readonly string[]): Promise<number> {
+    return this.#store.reclaim(urls, { lease: this.#id });
+  }
+
+  /** Stops renewing and closes the lease (its remaining claims go back to waiting). */
+  async close(): Promise<void> {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    await this.#renewing;
+    await this.#store.closeLease(this.#id);
+  }
+}

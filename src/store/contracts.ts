@@ -1,0 +1,277 @@
+/**
+ * The crawl store's contracts: small interfaces, each with its lifecycle and its
+ * conformance suite (conformance.ts), which every implementation (memory, SQLite,
+ * SQLite on its own thread, and later PostgreSQL) passes. `Store` is all of them.
+ * Every method is async; once a returned promise resolves, its change is durable
+ * against a crash of the process (see `docs/store.md` for power loss).
+ */
+import type {
+  ClaimedUrl,
+  ClaimOptions,
+  CommitResult,
+  FetchedPage,
+  FetchFailure,
+  HistoryRecord,
+  Lease,
+  LeaseOptions,
+  LeaseOwner,
+  LinkRecord,
+  NewUrl,
+  Outcome,
+  PageRecord,
+  PageScores,
+  PriorityChange,
+  RecoverOptions,
+  RedirectResult,
+  ScanWaitingOptions,
+  StateCounts,
+  StoreStats,
+  TextHit,
+  TextSearch,
+  UrlRecord,
+  UrlState,
+  WaitingUrl,
+} from './types.js';
+
+/**
+ * The waiting URLs: what the crawl has yet to fetch, best first. `addUrls` and
+ * `addSeeds` queue unknown URLs (a known one is never queued twice; a waiting one
+ * may be raised), `scanWaiting` and `reprioritize` rescore the whole frontier
+ * without loading it, `trimWaiting` bounds it (trimmed URLs become unknown again).
+ * Each URL carries a `value` beside its priority, state a crawl strategy keeps with
+ * it (DESIGN 1.5), and may carry a `context`, the text around the link that led to
+ * it; the store keeps both and orders by neither.
+ *
+ * Conformance: `frontierConformance` (conformance.ts).
+ */
+export interface Frontier {
+  /**
+   * Queues the unknown URLs as waiting and returns how many were new. A URL that
+   * is already waiting takes the higher of its old and new priority (never lowered)
+   * and keeps its depth, parent, anchor and place in discovery order; when the new
+   * priority is higher, the new `value` (0 when not given) replaces the old one
+   * along with it, and so does the new `context` when one is given; otherwise the
+   * old value and context stay. URLs in other states are left alone. An explicit
+   * `parent` must be a known URL (`InvalidOptionError`).
+   */
+  addUrls(items: readonly NewUrl[]): Promise<number>;
+  /**
+   * Records `urls` as seeds and queues the unknown ones at depth 0.
+   * @param options.priority @default SEED_PRIORITY
+   */
+  addSeeds(urls: readonly string[], options?: { priority?: number }): Promise<number>;
+  getSeeds(): Promise<string[]>;
+  /**
+   * The waiting URLs with an id above `afterId` (default: all), in ascending id
+   * order, at most `limit` of them. Passing the last id of one page as `afterId`
+   * of the next walks the whole frontier in pages (keyset pagination) without
+   * loading it: each page is a plain read, not a snapshot shared by the pages, so
+   * a URL claimed, added or trimmed between pages shows accordingly. An invalid
+   * `limit` or `afterId` throws `InvalidOptionError` naming the field.
+   */
+  scanWaiting(options: ScanWaitingOptions): Promise<WaitingUrl[]>;
+  /**
+   * Sets the priority, and the value when one is given, of the listed URLs that
+   * are waiting, in one transaction, and returns how many it set. Unlike `addUrls`
+   * it may lower a priority. Ids of URLs that are not waiting (processing,
+   * fetched, trimmed, unknown) are skipped; an id listed twice takes its last
+   * item and counts once. Later claims follow the new priorities (ties still in
+   * discovery order), in every queue. An invalid item (an id that is not an
+   * integer ≥ 1, a priority or value that is not a finite number) throws
+   * `InvalidOptionError` naming its index and field, and nothing changes.
+   */
+  reprioritize(items: readonly PriorityChange[]): Promise<number>;
+  /**
+   * Keeps the best `max` waiting URLs (priority, then discovery order) and deletes
+   * the others, which become unknown: found again, they are queued anew. Returns
+   * how many were deleted (`stats().dropped` adds them up).
+   */
+  trimWaiting(max: number): Promise<number>;
+  counts(): Promise<StateCounts>;
+}
+
+/**
+ * The lifecycle of a URL (DESIGN 1.1): every known URL is in exactly one state.
+ *
+ * ```
+ *            addUrls / addSeeds                  complete ─▶ complete
+ *   (new) ──────────────────────▶ waiting ─claim─▶ processing ─ discard ─▶ discard
+ *                                  ▲   │           │          ├ fail ─────▶ error
+ *                                  │   │           │          └ redirect ─▶ redirect
+ *                                  │   └ trimWaiting (removed: unknown again)
+ *                                  └──── reclaim / recover / closeLease ◀┘
+ * ```
+ *
+ * - `claim(n)` atomically moves up to `n` waiting URLs to processing and hands
+ *   them to the caller, best first: highest `priority`, ties by discovery order.
+ *   Concurrent claims, from one handle or several on the same database, never hand
+ *   out the same URL twice. With `{ queue: { index, of } }` only the URLs with
+ *   `id % of === index` are claimed (parallel workers each serving one queue,
+ *   DESIGN 1.2); with `{ hosts }` the best URLs of distinct hosts; with `{ lease }`
+ *   the claims are held under that lease (`Leases`).
+ * - A claimed URL is finished with exactly one of `complete`, `discard`, `fail`,
+ *   `redirect` (or the batch form `commit`), which records the outcome, the page,
+ *   its links, the newly discovered URLs and the history rows in one transaction:
+ *   either all of it is stored or none of it.
+ * - Redirects: the target of an HTTP redirect is the page. An outcome may carry the
+ *   redirect hops from the claimed URL to the page (`redirects`); every hop's URL
+ *   (the claimed one first) becomes state `redirect`, remembers its target and gets
+ *   a history row, and the page (or the HTTP error) is recorded under the final URL
+ *   F, the last hop's `Location`: F unknown is inserted straight in the outcome's
+ *   state, F waiting is moved to it, F processing or already final is left alone
+ *   and the page is dropped. A `redirect` outcome says the crawler stopped
+ *   following because F is known already (or being fetched): F unknown is queued as
+ *   waiting, F known is left alone. Hops after the first that are unknown are
+ *   inserted, waiting ones taken; processing or final ones are left as they are.
+ *   A URL inserted this way (hop or F) takes the claimed URL's depth, priority,
+ *   value, parent, anchor and context, and is discovered at the outcome's
+ *   `fetchedAt`; a waiting one keeps its own.
+ * - `reclaim` puts claimed URLs back to waiting (graceful stop, retry later) with no
+ *   history row. `recover` does the same for the claims nobody holds: made without
+ *   a lease, or under a lease that is lost; call it after opening, before claiming.
+ * - `complete`, `discard`, `error`, `redirect` are final: such URLs are never
+ *   claimed again and re-adding them is ignored, so no URL is completed twice.
+ * - Without a lease, calling `complete`, `discard`, `fail`, `redirect` or `reclaim`
+ *   for a URL that is not processing throws `StoreStateError` naming the URL and its
+ *   state, and changes nothing. Under a lease, a commit or reclaim of a claim the
+ *   lease no longer holds is refused: skipped and listed (`CommitResult.refused`).
+ *
+ * Conformance: `claimsConformance`.
+ */
+export interface Claims {
+  /**
+   * Moves up to `n` waiting URLs to processing and returns them: highest priority
+   * first, ties in discovery order. Atomic: concurrent claims never share a URL.
+   * With `options.queue`, only URLs of that queue (id % of === index) are claimed;
+   * an invalid `queue` throws `InvalidOptionError` naming the field.
+   */
+  claim(n: number, options?: ClaimOptions): Promise<ClaimedUrl[]>;
+  complete(url: string, result: FetchedPage): Promise<void>;
+  discard(url: string, result: FetchedPage): Promise<void>;
+  fail(url: string, failure: FetchFailure): Promise<void>;
+  /** Records that `url` redirects to a known target (`RedirectResult`). */
+  redirect(url: string, result: RedirectResult): Promise<void>;
+  /**
+   * Applies many outcomes in one transaction: all of them or, on any error (a URL
+   * not processing or given twice, an invalid field), none, and the URLs stay processing.
+   */
+  commit(outcomes: readonly Outcome[], options?: LeaseOptions): Promise<CommitResult>;
+  /**
+   * Puts processing URLs back to waiting, keeping their discovery order, value and context.
+   * @param options.priority a new priority for all of them @default unchanged
+   */
+  reclaim(urls: readonly string[], options?: { priority?: number } & LeaseOptions): Promise<number>;
+  /**
+   * Moves back to waiting the processing URLs whose claim is held by nobody: claimed
+   * without a lease, or under a lease that is lost (expired at `now`, or its owner
+   * provably gone: on this machine, its pid not running), and closes the lost
+   * leases; returns how many URLs it moved. Claims of live leases stay.
+   */
+  recover(options?: RecoverOptions): Promise<number>;
+}
+
+/**
+ * Who holds each claim (store/lease.ts). A run opens a lease with its owner (host,
+ * pid, start) and an expiry, claims under it, renews it while it lives and closes
+ * it when it ends (its remaining claims go back to waiting). A lease is lost when
+ * it expires, or at once when its owner is provably gone (on this machine, its pid
+ * not running: a `kill -9`); `recover` then takes its claims back, and the late
+ * owner's commits for them are refused, never applied twice.
+ *
+ * Conformance: `leaseConformance`, with two handles on one database for stores
+ * shared that way.
+ */
+export interface Leases {
+  /**
+   * Opens a lease for `owner`, held until `expiresAt` unless renewed. Claims made
+   * under it (`ClaimOptions.lease`) stay with the owner until it commits, reclaims
+   * or closes the lease, or the lease is lost.
+   */
+  openLease(owner: LeaseOwner, expiresAt: number): Promise<Lease>;
+  /**
+   * Extends an open lease to `expiresAt`; false when the lease is no longer open
+   * (closed, or lost and taken back by `recover`): its claims are gone and a new
+   * lease must be opened. A lease expired but not yet recovered is renewed.
+   */
+  renewLease(id: number, expiresAt: number): Promise<boolean>;
+  /** Closes a lease and puts the URLs still claimed under it back to waiting; returns how many. */
+  closeLease(id: number): Promise<number>;
+  /** The open leases, in id order. */
+  leases(): Promise<Lease[]>;
+}
+
+/**
+ * What the crawl recorded: the fetch history, the pages (and their bodies), every
+ * known URL, and the statistics of DESIGN 1.1. Iterations stream: they never load
+ * a whole table. Scores computed after the crawl (ranking) are written back here.
+ *
+ * Conformance: `recordsConformance`.
+ */
+export interface Records {
+  /** Fetch outcomes by `fetchedAt`, ties in the order they were recorded. */
+  history(): AsyncIterable<HistoryRecord>;
+  /** Fetched pages in discovery order. */
+  pages(): AsyncIterable<PageRecord>;
+  /** Known URLs (of one state) in discovery order. */
+  urls(state?: UrlState): AsyncIterable<UrlRecord>;
+  /** The stored body of a page, decompressed; null when none was stored. */
+  readBody(url: string): Promise<Buffer | null>;
+  setPageScores(items: readonly PageScores[]): Promise<void>;
+  /** @param options.topHosts hosts listed @default 10 */
+  stats(options?: { topHosts?: number }): Promise<StoreStats>;
+}
+
+/**
+ * The link graph: every link of every fetched page, as recorded (ranking's input).
+ *
+ * Conformance: `linkGraphConformance`.
+ */
+export interface LinkGraph {
+  /** Links page by page, pages in discovery order, each page's links in their order on the page. */
+  links(): AsyncIterable<LinkRecord>;
+}
+
+/**
+ * Full-text search of the kept pages, Chinese and English (BM25 blended with the
+ * page score P).
+ *
+ * Conformance: `searchConformance`.
+ */
+export interface SearchIndex {
+  /**
+   * The kept pages whose indexed text (`FetchedPage.text`) or title contains every
+   * word of the query, ordered by the blend of BM25 and P (see `TextSearch`). A query
+   * without a word (only punctuation) throws `InvalidOptionError`, as do a bad
+   * `limit` or `scoreWeight`.
+   */
+  search(options: TextSearch): Promise<TextHit[]>;
+}
+
+/**
+ * The crawl's own records: the topic's keywords and named JSON values (options,
+ * thresholds, runs, learned models), which a resumed crawl reads back.
+ *
+ * Conformance: `runRecordsConformance`.
+ */
+export interface RunRecords {
+  setKeywords(
+    keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
+  ): Promise<void>;
+  getKeywords(): Promise<Map<string, number>>;
+  /** Stores a JSON value; `undefined` deletes the key. */
+  setMeta(key: string, value: unknown): Promise<void>;
+  getMeta<T = unknown>(key: string): Promise<T | undefined>;
+}
+
+/** The whole store: every contract, and `close`. */
+export interface Store
+  extends Frontier,
+    Claims,
+    Leases,
+    Records,
+    LinkGraph,
+    SearchIndex,
+    RunRecords {
+  /** Waits for pending writes, then releases the store. Later calls throw `StoreError`. */
+  close(): Promise<void>;
+}
