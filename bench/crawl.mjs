@@ -231,7 +231,7 @@ async function roleFocuscrawl(port, conc) {
   const secs = (performance.now() - t0) / 1000;
   if (code !== 0) throw new Error(`focuscrawl crawl exited ${code}:\n${out}`);
   const m = out.match(
-    /^(\S+): .*\nthis run: (\d+) fetched \((\d+) kept, (\d+) discarded, (\d+) failed\).*; CPU ([\d.]+) s, peak memory (\d+) MiB/m,
+    /^(\S+): .*\nthis run: (\d+) fetched \((\d+) kept, (\d+) discarded, (\d+) failed(?:, \d+ redirects)?\).*; CPU ([\d.]+) s, peak memory (\d+) MiB/m,
   );
   if (!m) throw new Error(`unexpected focuscrawl output:\n${out}`);
   const pages = Number(m[2]);

@@ -12,29 +12,21 @@
  */
 import { AbortedError } from '../errors/index.js';
 import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
-import { claimFromQueues, createStrategy, HostDispatch } from '../frontier/index.js';
-import type { ClaimedUrl, ClaimOptions, HostClaim, Outcome, StateCounts } from '../store/index.js';
+import { createStrategy, HostDispatch } from '../frontier/index.js';
+import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
-import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
+import { Claimer } from './claimer.js';
 import { HostReadiness } from './host-ready.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
+import { type Figures, Recorder } from './recorder.js';
 import { RuleKeeper } from './rules.js';
+import { RunLog } from './run-log.js';
 import { Settler } from './settle.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
 import { SitemapFeed } from './sitemap-feed.js';
-import type { CrawlEvents, CrawlRunRecord, CrawlSummary, PageEvent, StopReason } from './types.js';
-import { META_RUNS, REFUSED_CODES } from './types.js';
-
-/** Claimed URLs kept per host beyond its free fetch slots (the rest go back to waiting). */
-const HOST_BACKLOG = 1;
-/** Claimed URLs the fetch queue holds at most for hosts waiting out their delay. */
-const MAX_DISPATCH = 1024;
-/** Waiting URLs a host-aware claim looks at, at most. */
-const CLAIM_SCAN_MAX = 8192;
-/** …and at least (a small claim must still reach past the few hosts atop the frontier). */
-const CLAIM_SCAN_MIN = 4096;
+import type { CrawlEvents, CrawlSummary, PageEvent, StopReason } from './types.js';
 
 /**
  * The dispatch's priority gap (options.ts `priorityGap`): 0 under a page budget when
@@ -59,12 +51,6 @@ export class Engine {
   readonly #wake = new Wakeup();
   readonly #abort = abortController();
   readonly #concurrency: number;
-  readonly #perHost: number;
-  /** Claims with regard to hosts (no priority gap: time, not fetches, is spent). */
-  readonly #hostClaims: boolean;
-  readonly #claimBatch: number;
-  /** Frontier partitions claimed in turn (multi-queue), 1 otherwise. */
-  readonly #queues: number;
   /** The page rules, kept current as the crawl adapts and learns (rules.ts). */
   readonly #keeper: RuleKeeper;
   /** URLs from sitemaps, found in the background (sitemap-feed.ts); null when off. */
@@ -75,24 +61,15 @@ export class Engine {
   readonly #ready: HostReadiness;
 
   #active = 0;
-  #pending: Outcome[] = [];
-  #pendingEvents: PageEvent[] = [];
-  #committing: Promise<void> | null = null;
-  #commitError: unknown = null;
+  /** Outcomes on their way to the store, and the figures they move (recorder.ts). */
+  readonly #rec: Recorder;
+  readonly #f: Figures;
   #reclaim: string[] = [];
-  /** The store had nothing to claim; reset by every commit (which may add URLs). */
-  #dry = false;
+  /** Claims from the store in the background (claimer.ts). */
+  readonly #claimer: Claimer;
   #stopReason: StopReason | null = null;
-  #fetchedTotal: number;
-  #counts: StateCounts;
-  readonly #run = { fetched: 0, complete: 0, discard: 0, error: 0, redirect: 0, bytes: 0 };
-  /** URLs failed without a request being sent, by error code. */
-  readonly #refused: Record<string, number> = {};
-  readonly #startedAt = Date.now();
-  readonly #cpuAtStart = process.cpuUsage();
-  #lastTick = { at: Date.now(), fetched: 0 };
-  readonly #runRecord: CrawlRunRecord;
-  readonly #seedErrors: { url: string; error: string }[] = [];
+  /** The run's record, progress and summary (run-log.ts). */
+  readonly #log: RunLog;
 
   constructor(o: CrawlOptions, s: Setup, emit: Emit) {
     this.#o = o;
@@ -100,7 +77,6 @@ export class Engine {
     this.#emit = emit;
     const m = s.models;
     const strategy = createStrategy(m.strategy, o.strategyOptions);
-    this.#queues = strategy.queues ?? 1;
     const inScope = createScopeFilter({
       mode: o.scope,
       seeds: [...s.seeds],
@@ -111,13 +87,9 @@ export class Engine {
     // of the crawl's own (docs/crawl.md, "One per-host limit").
     this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
     this.#concurrency = o.fetcher.concurrency;
-    this.#perHost = o.fetcher.perHostConcurrency;
-    // Claims stay small: the frontier's order is only as fresh as the last claim.
-    this.#claimBatch = Math.max(8, Math.min(this.#concurrency * 2, 1024));
     this.#ready = new HostReadiness(this.#fetcher, this.#wake);
     const gap = priorityGap(o, s);
-    this.#hostClaims = gap === Number.POSITIVE_INFINITY;
-    this.#dispatch = new HostDispatch(this.#perHost, o.domainDiversity, gap, {
+    this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency, o.domainDiversity, gap, {
       readyAt: (host, url) => this.#ready.readyAt(host, url),
     });
     this.#keeper = new RuleKeeper(o, s, strategy, inScope);
@@ -134,18 +106,37 @@ export class Engine {
       },
       () => this.#wake.notify(),
     );
-    this.#fetchedTotal = s.fetchedTotal;
-    this.#counts = { ...s.counts };
-    this.#runRecord = {
-      startedAt: this.#startedAt,
-      endedAt: this.#startedAt,
-      fetched: 0,
-      stopReason: null,
-      strategy: m.strategy,
-      model: m.link,
-      ...(m.page !== m.link ? { pageModel: m.page } : {}),
-      fullText: o.fullText,
+    this.#f = {
+      counts: { ...s.counts },
+      fetchedTotal: s.fetchedTotal,
+      run: { fetched: 0, complete: 0, discard: 0, error: 0, redirect: 0, bytes: 0 },
+      refused: {},
+      seedErrors: [],
     };
+    this.#rec = new Recorder(
+      s.lease,
+      s.seeds,
+      this.#f,
+      (events) => this.#committed(events),
+      () => this.stop('stopped'),
+    );
+    this.#claimer = new Claimer({
+      lease: s.lease,
+      dispatch: this.#dispatch,
+      settle: this.#settle,
+      rec: this.#rec,
+      seen: () => this.#rules.seen,
+      concurrency: this.#concurrency,
+      perHost: o.fetcher.perHostConcurrency,
+      queues: strategy.queues ?? 1,
+      hostClaims: gap === Number.POSITIVE_INFINITY,
+      active: () => this.#active,
+      budget: () => this.#budget(),
+      flush: () => this.#flush(),
+      record: (r) => this.#record(r),
+      wake: () => this.#wake.notify(),
+    });
+    this.#log = new RunLog(o, s, this.#f, () => this.#fetcher.stats());
   }
 
   /** Stops gracefully: fetches in flight are aborted and their URLs return to waiting. */
@@ -161,29 +152,23 @@ export class Engine {
     if (this.#o.maxPages === undefined) return Number.POSITIVE_INFINITY;
     return (
       this.#o.maxPages -
-      this.#fetchedTotal -
-      this.#pending.length -
+      this.#f.fetchedTotal -
+      this.#rec.unstored -
       this.#active -
       this.#dispatch.size -
-      (this.#committing ? this.#committingCount : 0) -
-      this.#claimingCount
+      this.#claimer.asked
     );
   }
-  #committingCount = 0;
-  /** A claim sent to the store and not answered yet, and how many URLs it asked for. */
-  #claiming: Promise<void> | null = null;
-  #claimingCount = 0;
 
   async run(): Promise<CrawlSummary> {
     const { store } = this.#s;
-    const runs = [...this.#s.runs, this.#runRecord];
-    await store.setMeta(META_RUNS, runs);
+    await this.#log.begin();
     await this.#keeper.start(this.#emit);
     this.#emit('start', {
       resumed: this.#s.resumed,
       recovered: this.#s.recovered,
       seedsAdded: this.#s.seedsAdded,
-      counts: { ...this.#counts },
+      counts: { ...this.#f.counts },
     });
     for (const w of this.#s.warnings) this.#emit('warning', w);
     this.#sitemaps?.start();
@@ -197,7 +182,7 @@ export class Engine {
         : undefined;
     const tick = setInterval(() => this.#tick(), this.#o.progressIntervalMs);
     const flushTimer = setInterval(() => {
-      if (this.#pending.length > 0) void this.#flush();
+      if (this.#rec.pending > 0) void this.#flush();
     }, this.#o.commitIntervalMs);
 
     let reason: StopReason;
@@ -212,25 +197,19 @@ export class Engine {
     try {
       while (this.#active > 0) await this.#wake.wait();
       await this.#flush();
-      this.#throwCommitError();
-      await this.#reclaimPending;
+      this.#rec.check();
+      await this.#claimer.putBackDone();
       this.#reclaim.push(...[...this.#dispatch.drain(), ...this.#settle.drain()].map((c) => c.url));
       if (this.#reclaim.length > 0) {
         const n = await this.#s.lease.reclaim(this.#reclaim);
-        this.#counts.processing -= n;
-        this.#counts.waiting += n;
+        this.#f.counts.processing -= n;
+        this.#f.counts.waiting += n;
       }
       await this.#sitemaps?.close();
       await this.#trim();
       await this.#keeper.close();
-      this.#counts = await store.counts();
-      this.#runRecord.endedAt = Date.now();
-      this.#runRecord.stopReason = reason;
-      this.#runRecord.fetched = this.#run.fetched;
-      this.#runRecord.requests = this.#fetcher.stats().requests;
-      this.#runRecord.refused = { ...this.#refused };
-      await store.setMeta(META_RUNS, runs);
-      const summary = this.#summary(reason);
+      this.#f.counts = await store.counts();
+      const summary = await this.#log.end(reason);
       this.#emit('end', summary);
       return summary;
     } finally {
@@ -243,9 +222,9 @@ export class Engine {
   async #loop(): Promise<StopReason> {
     const o = this.#o;
     for (;;) {
-      this.#throwCommitError();
+      this.#rec.check();
       if (this.#stopReason !== null) {
-        await this.#claiming;
+        await this.#claimer.landed();
         return this.#stopReason;
       }
       // Start what can start; URLs of unreachable hosts wait with their host.
@@ -267,23 +246,23 @@ export class Engine {
       if (this.#active < this.#concurrency) this.#ready.wakeAt(this.#dispatch.nextReadyAt);
       const budget = this.#budget();
       // URLs held for unreachable hosts do not keep a spent budget's run going.
-      const idle = this.#active === 0 && this.#dispatch.size === 0 && this.#claiming === null;
+      const idle = this.#active === 0 && this.#dispatch.size === 0 && !this.#claimer.busy;
       if (budget <= 0 && idle) {
         await this.#flush();
-        if (o.maxPages !== undefined && this.#fetchedTotal >= o.maxPages) return 'max-pages';
+        if (o.maxPages !== undefined && this.#f.fetchedTotal >= o.maxPages) return 'max-pages';
         continue;
       }
-      this.#refill(budget);
-      if (this.#dry && this.#dispatch.size === 0 && this.#claiming === null) {
+      this.#claimer.refill(budget);
+      if (this.#claimer.dry && this.#dispatch.size === 0 && !this.#claimer.busy) {
         // The frontier is empty for now: what is being fetched or committed may refill it.
-        if (this.#pending.length > 0 || this.#committing) {
+        if (this.#rec.pending > 0 || this.#rec.committing) {
           await this.#flush();
           continue;
         }
         if (this.#active === 0) {
           // Sitemap URLs fill in once the links run out (sitemap-feed.ts).
           if (await this.#sitemaps?.release()) {
-            this.#dry = false;
+            this.#claimer.dry = false;
             continue;
           }
           // Held URLs of unreachable hosts: those that never answered fail now; the
@@ -300,120 +279,6 @@ export class Engine {
     }
   }
 
-  /**
-   * Keeps the dispatch queue filled from the store, in the background: fetches go
-   * on starting while the store (perhaps busy with a commit) answers the claim.
-   */
-  /** Claimed URLs that would only wait: back to waiting, to be claimed again in order. */
-  #putBack(urls: ClaimedUrl[]): void {
-    if (urls.length === 0) return;
-    for (const c of urls) this.#rules.seen.requeued(c.url, c.priority);
-    this.#reclaimPending = this.#reclaimPending
-      .then(() => this.#s.lease.reclaim(urls.map((c) => c.url)))
-      .then(
-        (n) => {
-          this.#counts.processing -= n;
-          this.#counts.waiting += n;
-        },
-        (e: unknown) => {
-          this.#commitError ??= e;
-          this.stop('stopped');
-        },
-      );
-  }
-  #reclaimPending: Promise<void> = Promise.resolve();
-  /** A commit or an ended fetch since the last claim: a claim may find something new. */
-  #claimUseful = true;
-
-  #refill(spare: number): void {
-    if (this.#claiming !== null) return;
-    let budget = spare;
-    if (budget <= 0 && this.#dispatch.awaitsClaim && this.#dispatch.size > 0) {
-      // The budget is held by URLs worse than links just found: those take their place.
-      this.#putBack(this.#dispatch.drain());
-      budget = this.#budget();
-    }
-    if (budget <= 0) {
-      this.#dispatch.forgetPromise();
-      return;
-    }
-    // Links found beat every URL here (under a priority gap): claim them now.
-    if (!this.#dispatch.awaitsClaim) {
-      if (this.#dry) return;
-      // Enough here, unless free slots wait on these URLs' hosts alone (busy, or in
-      // their delay) while other hosts could fetch: then claim those hosts' URLs too.
-      const hostsHold =
-        this.#active < this.#concurrency &&
-        this.#dispatch.hostsHold &&
-        this.#dispatch.size < MAX_DISPATCH;
-      if (this.#dispatch.size >= this.#claimBatch / 2 && !hostsHold) return;
-      // Nothing new since the last claim: wait for a commit or an ended fetch (never
-      // while nothing is in flight, so that the crawl cannot stall).
-      if (!this.#claimUseful && (this.#active > 0 || this.#dispatch.size > 0)) return;
-    }
-    const n = Math.min(
-      Math.max(this.#claimBatch - this.#dispatch.size, this.#claimBatch / 2),
-      budget,
-    );
-    this.#claimingCount = n;
-    // Anything that happens from now on (a commit, an ended fetch) makes the next claim useful.
-    this.#claimUseful = false;
-    this.#dispatch.claimStarted();
-    // Outcomes not committed yet hold links the claim should see: commit them first.
-    const fresh = this.#pending.length > 0;
-    this.#claiming = (fresh ? this.#flush().then(() => this.#claim(n)) : this.#claim(n))
-      .then(
-        (got) => {
-          this.#dispatch.claimLanded();
-          this.#counts.waiting -= got.length;
-          this.#counts.processing += got.length;
-          for (const c of got) this.#rules.seen.claimed(c.url);
-          if (got.length > 0) {
-            const { send, records } = this.#settle.claimed(got);
-            this.#dispatch.push(send);
-            for (const r of records) this.#record(r);
-            // URLs that would only wait behind their host's fetches go back to waiting,
-            // so that better links found meanwhile pass them.
-            this.#putBack(this.#dispatch.trim(HOST_BACKLOG));
-          } else this.#dry = true;
-        },
-        (e: unknown) => {
-          this.#dispatch.claimLanded();
-          this.#commitError ??= e;
-          this.stop('stopped');
-        },
-      )
-      .finally(() => {
-        this.#claiming = null;
-        this.#claimingCount = 0;
-        this.#wake.notify();
-      });
-  }
-
-  /**
-   * Claims `n` URLs, best first; with several queues, a share from each
-   * (frontier/queues.ts). Without a priority gap (time, not fetches, is spent) the
-   * claim is host-aware: the best URLs of hosts that do not have their share here
-   * already. Under a gap the best come whatever their hosts (other hosts' worse
-   * URLs could not start anyway).
-   */
-  #claim(n: number): Promise<ClaimedUrl[]> {
-    const lease = this.#s.lease;
-    const hosts: HostClaim | undefined = this.#hostClaims
-      ? {
-          perHost: this.#perHost,
-          skip: this.#dispatch.hostsWithAtLeast(this.#perHost),
-          scan: Math.max(CLAIM_SCAN_MIN, Math.min(CLAIM_SCAN_MAX, 32 * n)),
-        }
-      : undefined;
-    const options = (queue?: { index: number; of: number }): ClaimOptions | undefined =>
-      queue === undefined && hosts === undefined
-        ? undefined
-        : { ...(queue === undefined ? {} : { queue }), ...(hosts === undefined ? {} : { hosts }) };
-    if (this.#queues === 1) return lease.claim(n, options());
-    return claimFromQueues((k, queue) => lease.claim(k, options(queue)), n, this.#queues);
-  }
-
   #start(c: ClaimedUrl): void {
     this.#active++;
     const signal = this.#abort.signal;
@@ -426,10 +291,10 @@ export class Engine {
 
   #done(c: ClaimedUrl, res: FetchResult | null, err: unknown): void {
     this.#active--;
-    this.#claimUseful = true;
+    this.#claimer.useful = true;
     this.#dispatch.release(c.url);
     try {
-      if (res !== null) this.#run.bytes += res.bytes;
+      if (res !== null) this.#f.run.bytes += res.bytes;
       const stopping = this.#stopReason !== null;
       const settled = this.#settle.ended(c, res, err, stopping, (owner, r, claimed) => {
         const p = pageOutcome(
@@ -449,133 +314,48 @@ export class Engine {
     } catch (e) {
       this.#record(failure(c, Date.now(), errorText(e), res?.status ?? null));
     } finally {
-      if (this.#pending.length >= this.#o.commitBatch) void this.#flush();
+      if (this.#rec.pending >= this.#o.commitBatch) void this.#flush();
       this.#wake.notify();
     }
   }
 
   #record(r: { outcome: Outcome; event: PageEvent }): void {
-    const e = r.event;
-    if (e.error !== null && e.status === null) {
-      const code = e.error.slice(0, Math.max(0, e.error.indexOf(':')));
-      if (REFUSED_CODES.has(code)) this.#refused[code] = (this.#refused[code] ?? 0) + 1;
-    }
-    this.#pending.push(r.outcome);
-    this.#pendingEvents.push(r.event);
+    this.#rec.record(r.outcome, r.event);
     const found = (r.outcome.result as { newUrls?: readonly { priority: number }[] }).newUrls;
     if (found !== undefined) for (const n of found) this.#dispatch.promise(n.priority);
     // The next claim commits it first: its links (or its freed place) count.
-    this.#claimUseful = true;
+    this.#claimer.useful = true;
   }
 
-  /** Commits pending outcomes (one commit at a time); resolves when they are stored. */
+  /** After a batch of outcomes is stored. */
+  async #committed(events: PageEvent[]): Promise<void> {
+    this.#claimer.dry = false;
+    this.#claimer.useful = true;
+    this.#settle.committed(events);
+    for (const e of events) this.#emit('page', e);
+    await this.#keeper.afterCommit(this.#f.fetchedTotal);
+    if (this.#o.maxFrontier !== undefined && this.#f.counts.waiting > this.#o.maxFrontier) {
+      await this.#trim();
+    }
+  }
+
   #flush(): Promise<void> {
-    if (this.#committing)
-      return this.#committing.then(() => (this.#pending.length > 0 ? this.#flush() : undefined));
-    if (this.#pending.length === 0) return Promise.resolve();
-    const batch = this.#pending;
-    const events = this.#pendingEvents;
-    this.#pending = [];
-    this.#pendingEvents = [];
-    this.#committingCount = batch.length;
-    this.#committing = (async () => {
-      try {
-        const lost = await this.#s.lease.commit(batch);
-        this.#counts.processing -= batch.length - lost.size;
-        for (const e of lost.size === 0
-          ? events
-          : events.filter((_, i) => !lost.has(batch[i]?.url as string))) {
-          if (e.error !== null && this.#s.seeds.has(e.url)) {
-            this.#seedErrors.push({ url: e.url, error: e.error });
-          }
-          // The page budget counts responses that ended a URL (docs/crawl.md).
-          if (e.status !== null && e.state !== 'redirect') this.#fetchedTotal++;
-          if (e.finalUrl !== undefined) this.#counts.redirect++;
-          this.#counts[e.state]++;
-          this.#run[e.state]++;
-          this.#run.fetched++;
-          this.#counts.waiting += e.newUrls;
-        }
-        this.#dry = false;
-        this.#claimUseful = true;
-        this.#settle.committed(events);
-        for (const e of events) this.#emit('page', e);
-        await this.#keeper.afterCommit(this.#fetchedTotal);
-        if (this.#o.maxFrontier !== undefined && this.#counts.waiting > this.#o.maxFrontier) {
-          await this.#trim();
-        }
-      } catch (e) {
-        this.#commitError = e;
-        this.stop('stopped');
-      } finally {
-        this.#committing = null;
-        this.#committingCount = 0;
-        this.#wake.notify();
-      }
-    })();
-    return this.#committing;
+    return this.#rec.flush().finally(() => this.#wake.notify());
   }
 
   async #trim(): Promise<void> {
     if (this.#o.maxFrontier === undefined) return;
     const n = await this.#s.store.trimWaiting(this.#o.maxFrontier);
-    if (n > 0) this.#counts = await this.#s.store.counts();
-  }
-
-  #throwCommitError(): void {
-    if (this.#commitError !== null) throw this.#commitError;
-  }
-
-  #tallies(): Tallies {
-    const fs = this.#fetcher.stats();
-    return {
-      now: Date.now(),
-      startedAt: this.#startedAt,
-      counts: this.#counts,
-      run: this.#run,
-      fetchedTotal: this.#fetchedTotal,
-      requests: fs.requests,
-      waitedForHost: fs.waited,
-      refused: this.#refused,
-      lostClaims: this.#s.lease.lostClaims,
-      lastTick: this.#lastTick,
-      inFlight: fs.inFlight + fs.queued,
-    };
+    if (n > 0) this.#f.counts = await this.#s.store.counts();
   }
 
   #tick(): void {
     this.#s.store.counts().then(
       (counts) => {
-        this.#counts = counts;
+        this.#f.counts = counts;
       },
       () => {},
     );
-    const p = progressOf(this.#tallies());
-    this.#lastTick = { at: Date.now(), fetched: this.#run.fetched };
-    this.#emit('progress', p);
-    this.#runRecord.endedAt = Date.now();
-    this.#runRecord.fetched = this.#run.fetched;
-    this.#runRecord.requests = this.#fetcher.stats().requests;
-    this.#runRecord.refused = { ...this.#refused };
-    void this.#s.store.setMeta(META_RUNS, [...this.#s.runs, this.#runRecord]).catch(() => {});
-  }
-
-  #summary(reason: StopReason): CrawlSummary {
-    const message = stopMessage(reason, this.#counts, this.#o, this.#seedErrors);
-    const { resumed, recovered } = this.#s;
-    const cpu = process.cpuUsage(this.#cpuAtStart);
-    const resources = {
-      cpuMs: (cpu.user + cpu.system) / 1000,
-      peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    };
-    return summaryOf(
-      this.#tallies(),
-      reason,
-      message,
-      resumed,
-      recovered,
-      this.#seedErrors,
-      resources,
-    );
+    this.#emit('progress', this.#log.progress());
   }
 }

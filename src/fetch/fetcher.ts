@@ -26,7 +26,7 @@ import {
 } from './options.js';
 import { PolitenessScheduler } from './politeness.js';
 import { followRedirect, isRedirect, type RedirectPolicy } from './redirect.js';
-import { errorRetryDelay } from './retry.js';
+import { errorRetryDelay, parseRetryAfter } from './retry.js';
 import { loadFromResponse, RobotsCache, type RobotsLoad, verdictFor } from './robots/index.js';
 import { Router } from './route.js';
 import { raceSignal, sleep } from './signal.js';
@@ -51,6 +51,18 @@ const RESERVED_HEADERS = new Set([
   'content-length',
   'transfer-encoding',
 ]);
+
+/**
+ * How long a host that answered 429 or 503 is left alone: until the URL's retry
+ * (Retry-After, or the retry's backoff), or, with no retry following, its
+ * Retry-After at most `capMs`; 0 for other answers.
+ */
+function hostPause(res: RawResponse, capMs: number): number {
+  if (res.status !== 429 && res.status !== 503) return 0;
+  if (res.retryInMs >= 0) return res.retryInMs;
+  const asked = parseRetryAfter(res.headers['retry-after'], Date.now());
+  return asked === undefined ? 0 : Math.min(asked, capMs);
+}
 
 export function createFetcher(options?: FetcherOptionsInput): Fetcher {
   return new HttpFetcher(parseFetcherOptions(options));
@@ -313,6 +325,10 @@ class HttpFetcher implements Fetcher {
       sched.release(host);
       this.#bytes += res.body.length;
       this.#bytesOnWire += res.bytesOnWire;
+      // 429/503: the whole host waits, not only this URL's retry (Retry-After, capped at
+      // maxRetryAfterMs, or the retry's backoff).
+      const pause = hostPause(res, this.#o.maxRetryAfterMs);
+      if (pause > 0) sched.backOff(host, Date.now() + pause);
       if (res.retryInMs < 0) return res;
       await sleep(res.retryInMs, signal);
     }

@@ -144,3 +144,24 @@ test('the delay counts from when the request went out (sent), not from its grant
   // A host never seen is ready at once.
   assert.equal(s.readyAt('z'), Number.NEGATIVE_INFINITY);
 });
+
+test('a back-off holds every request to the host until it ends; a shorter one changes nothing', async () => {
+  const { s, starts, run } = make(10, 2, 100);
+  await run('a');
+  s.release('a');
+  s.backOff('a', 2000); // a 429 asked for 2 s
+  s.backOff('a', 500);
+  assert.equal(s.readyAt('a'), 2000);
+  assert.equal(s.tryAcquire('a', 0), false);
+  const later = run('a');
+  const other = run('b');
+  await tick(1999);
+  assert.deepEqual(starts, [
+    ['a', 0],
+    ['b', 0],
+  ]);
+  await tick(1);
+  await later;
+  await other;
+  assert.deepEqual(starts.at(-1), ['a', 2000]);
+});

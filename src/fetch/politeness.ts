@@ -1,7 +1,9 @@
 /**
  * Politeness: a global limit on requests in flight, a per-host limit, and a
  * minimum delay between the STARTS of two requests to the same host
- * (effective delay = max(delayMs, the host's robots.txt Crawl-delay)).
+ * (effective delay = max(delayMs, the host's robots.txt Crawl-delay)). A host that
+ * answered 429 or 503 is backed off as a whole (`backOff`): none of its requests
+ * starts before the time it asked for (Retry-After) or the retry's backoff.
  *
  * Each host has a FIFO of waiters. Granting, releasing and queueing are O(1);
  * a timer exists only while a host has waiters held back by its delay. A
@@ -33,6 +35,8 @@ export class HostState {
   active = 0;
   lastStartAt = Number.NEGATIVE_INFINITY;
   crawlDelayMs = 0;
+  /** No request starts before this (a back-off after 429/503); −∞ when none. */
+  notBefore = Number.NEGATIVE_INFINITY;
   /** Live (not cancelled) waiters. */
   waiting = 0;
   queue: Waiter[] = [];
@@ -75,6 +79,21 @@ export class PolitenessScheduler {
     return Math.max(h.crawlDelayMs, this.#o.delayMs);
   }
 
+  /** When `h`'s next request may start, by its delay and any back-off. */
+  #dueAt(h: HostState): number {
+    return Math.max(h.lastStartAt + this.#delayOf(h), h.notBefore);
+  }
+
+  /**
+   * Holds every request to `host` until `untilMs` (the host answered 429 or 503:
+   * its Retry-After, or the retry's backoff). A later back-off extends it, an
+   * earlier one changes nothing.
+   */
+  backOff(host: string, untilMs: number): void {
+    const h = this.#host(host);
+    if (untilMs > h.notBefore) h.notBefore = untilMs;
+  }
+
   /**
    * When the next request to `host` may start: the last start plus the delay (−∞ for
    * a host not seen). While the host's connections are all in use or requests wait
@@ -83,7 +102,7 @@ export class PolitenessScheduler {
   readyAt(host: string): number {
     const h = this.#hosts.get(host);
     if (h === undefined) return Number.NEGATIVE_INFINITY;
-    const due = h.lastStartAt + this.#delayOf(h);
+    const due = this.#dueAt(h);
     if (h.waiting > 0 || h.active >= this.#o.perHostConcurrency)
       return Math.max(due, this.#now() + this.#delayOf(h));
     return due;
@@ -111,11 +130,7 @@ export class PolitenessScheduler {
 
   /** Whether `h` itself holds a request back: waiters ahead, connections in use, or its delay. */
   #hostHolds(h: HostState): boolean {
-    return (
-      h.waiting > 0 ||
-      h.active >= this.#o.perHostConcurrency ||
-      this.#now() < h.lastStartAt + this.#delayOf(h)
-    );
+    return h.waiting > 0 || h.active >= this.#o.perHostConcurrency || this.#now() < this.#dueAt(h);
   }
 
   /** Waits for a slot for `host` (FIFO per host). Rejects with AbortedError when `signal` aborts. */
@@ -193,7 +208,7 @@ export class PolitenessScheduler {
         }
         return;
       }
-      const wait = h.lastStartAt + this.#delayOf(h) - this.#now();
+      const wait = this.#dueAt(h) - this.#now();
       if (wait > 0) {
         if (h.timer === null) h.timer = setTimeout(onTimer, wait, this, h);
         return;
@@ -237,7 +252,7 @@ export class PolitenessScheduler {
         h.waiting === 0 &&
         h.timer === null &&
         !h.inGlobalQueue &&
-        now >= h.lastStartAt + this.#delayOf(h)
+        now >= this.#dueAt(h)
       ) {
         this.#hosts.delete(key);
       }

@@ -1,6 +1,7 @@
 // Redirects, retries and timeouts through the real fetcher and the test web.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AbortedError,
   ConnectTimeoutError,
@@ -147,6 +148,27 @@ describe('retries', () => {
           [429, 200],
         );
         assert.ok(gaps(log)[0]! >= 970, `gap ${gaps(log)[0]} ms`);
+      }),
+    ));
+
+  // Regression: a 429's Retry-After held back only that URL's retry; the host's other
+  // URLs went on being fetched at its plain delay.
+  test('429 with Retry-After: 1 holds the whole host, not only the URL retried', () =>
+    withWeb((web) =>
+      using(testFetcher(web), async (f) => {
+        const first = f.fetch(web.url('status.test', '/429?retry-after=1&held=host'));
+        while (logOf(web, 'status.test', '/429').length === 0) await sleep(5);
+        assert.equal((await f.fetch(web.url('status.test', '/200?other=1'))).status, 200);
+        assert.equal((await first).status, 200);
+        const log = logOf(web, 'status.test');
+        assert.equal(log.length, 3, JSON.stringify(log.map((e) => e.path)));
+        const other = log.find((e) => e.path.startsWith('/200'));
+        const refused = log.find((e) => e.path.startsWith('/429'));
+        assert.ok(other && refused);
+        assert.ok(
+          other.ts - refused.ts >= 970,
+          `the other URL came ${other.ts - refused.ts} ms after the 429`,
+        );
       }),
     ));
 
