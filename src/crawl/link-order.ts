@@ -6,6 +6,8 @@
  * recomputes after commits when due, and then re-scores the waiting URLs in the
  * background (rescore.ts) when the strategy's priority is the link score.
  */
+
+import { DEFAULT_STRATEGY_OPTIONS } from '../frontier/index.js';
 import { BufferedPageRank } from '../ranking/index.js';
 import {
   type LinkModel,
@@ -94,8 +96,8 @@ export class LinkOrdering {
     let rank: BufferedPageRank | null = null;
     if (m.strategy === 'pagerank') {
       rank = new BufferedPageRank({
-        bufferPages: o.strategyOptions.rankBufferPages ?? 1000,
-        damping: o.strategyOptions.damping ?? 0.8,
+        bufferPages: o.strategyOptions.rankBufferPages ?? DEFAULT_STRATEGY_OPTIONS.rankBufferPages,
+        damping: o.strategyOptions.damping ?? DEFAULT_STRATEGY_OPTIONS.damping,
       });
       if (s.resumed) {
         await rebuildGraph(s.store, rank);
