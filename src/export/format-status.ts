@@ -109,6 +109,16 @@ export function formatStatus(d: StatusData): string {
     row('Topic', '(none recorded)');
   }
   row('Seeds', n(d.seeds));
+  if (d.running.length === 0) row('Running', 'no crawl');
+  for (const r of d.running) {
+    const since = new Date(r.startedAt).toISOString();
+    row(
+      'Running',
+      r.lost
+        ? `a crawl (pid ${r.pid} on ${r.host}, since ${since}) stopped renewing its lease: the next run takes its claims back`
+        : `a crawl (pid ${r.pid} on ${r.host}, since ${since}; lease until ${new Date(r.expiresAt).toISOString()})`,
+    );
+  }
   row('Docs fetched', n(d.fetched));
   row('  pages', `${n(d.responses)} (responses that ended a URL: what --max-pages counts)`);
   row('  redirects', n(d.redirects));

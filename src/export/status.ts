@@ -14,7 +14,7 @@ import {
   topPagesByScore,
 } from '../ranking/index.js';
 import type { ThresholdChange, ThresholdKind, TopicChange } from '../relevance/history.js';
-import type { HostStats, StateCounts, Store } from '../store/index.js';
+import { type HostStats, leaseLost, type StateCounts, type Store } from '../store/index.js';
 import { readAdaptation } from './adaptation.js';
 
 /** Threshold changes listed by `status`. */
@@ -105,6 +105,12 @@ export interface StatusData {
     /** Keywords in the vector now. */
     keywords: number;
   } | null;
+  /**
+   * The runs holding claims now (the store's open leases), oldest first: one per
+   * crawl at work. `lost`: it stopped renewing (gone, or stalled past its lease);
+   * the next run takes its claims back.
+   */
+  running: { host: string; pid: number; startedAt: number; expiresAt: number; lost: boolean }[];
   /** Hosts with the most fetches first. */
   topHosts: HostStats[];
   /** Pages recorded as duplicates of kept pages, not stored twice. */
@@ -163,6 +169,14 @@ export async function gatherStatus(
   const seeds = (await store.getSeeds()).length;
   const adaptation = await readAdaptation(store);
   const { complete, discard } = stats.counts;
+  const now = Date.now();
+  const running = (await store.leases()).map((l) => ({
+    host: l.host,
+    pid: l.pid,
+    startedAt: l.startedAt,
+    expiresAt: l.expiresAt,
+    lost: leaseLost(l, now),
+  }));
 
   let timeSource: StatusData['timeSource'] = null;
   let startedAt: number | null = null;
@@ -211,6 +225,7 @@ export async function gatherStatus(
       lastStopReason: runs.at(-1)?.stopReason ?? null,
       list: runs,
     },
+    running,
     threshold: thresholdStatus(adaptation.threshold),
     topicVector: topicStatus(adaptation.topic),
     topHosts: stats.topHosts,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -230,4 +230,28 @@ test('status shows the last ranking and the top pages by P, relevance and PageRa
     (await status('--store', ranked, '--top-pages', '0', '--json')).out.includes('"topPages": []'),
     true,
   );
+});
+
+test('status names the crawls holding claims, and one that stopped renewing its lease', async () => {
+  const d = await buildSampleStore();
+  const s = await openStore(d);
+  try {
+    await s.openLease({ host: hostname(), pid: process.pid, startedAt: T0 }, Date.now() + 60_000);
+    await s.openLease({ host: hostname(), pid: 2 ** 30, startedAt: T0 }, Date.now() + 60_000);
+  } finally {
+    await s.close();
+  }
+  const r = await status('--store', d);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, new RegExp(`Running +a crawl \\(pid ${process.pid} on .*; lease until `));
+  assert.match(r.out, /Running +a crawl \(pid 1073741824 on .*\) stopped renewing its lease/);
+  const j = JSON.parse((await status('--store', d, '--json')).out) as StatusData;
+  assert.deepEqual(
+    j.running.map((x) => [x.pid, x.lost]),
+    [
+      [process.pid, false],
+      [2 ** 30, true],
+    ],
+  );
+  assert.match((await status('--store', dir)).out, /Running +no crawl/);
 });
