@@ -13,6 +13,7 @@ import { type Planned, planCommit } from './memory-commit.js';
 import { MemoryFrontier } from './memory-frontier.js';
 import { LeaseBook } from './memory-leases.js';
 import { MemoryRecords } from './memory-records.js';
+import { MemoryTotals } from './memory-totals.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
 import type {
@@ -20,7 +21,6 @@ import type {
   ClaimOptions,
   CommitResult,
   HistoryRecord,
-  HostStats,
   Lease,
   LeaseOptions,
   LeaseOwner,
@@ -52,21 +52,7 @@ function stateError(verb: string, url: string, rec: UrlRecord | undefined): Erro
 export class MemoryStore extends OutcomeShortcuts implements Store {
   readonly #f = new MemoryFrontier();
   readonly #urls = this.#f.urls;
-  readonly #counts: StateCounts = {
-    waiting: 0,
-    processing: 0,
-    complete: 0,
-    discard: 0,
-    error: 0,
-    redirect: 0,
-  };
-  #discovered = 0;
-  #dropped = 0;
-  #fetched = 0;
-  #responses = 0;
-  #redirects = 0;
-  #bytes = 0;
-  readonly #hosts = new Map<string, HostStats>();
+  readonly #t = new MemoryTotals();
   readonly #r = new MemoryRecords();
   readonly #leases = new LeaseBook();
   readonly #seeds = new Set<string>();
@@ -80,36 +66,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   }
 
   #apply(t: Tally): void {
-    for (const [s, n] of t.states) this.#counts[s] += n;
-    this.#discovered += t.discovered;
-    this.#dropped += t.dropped;
-    this.#fetched += t.fetched;
-    this.#responses += t.responses;
-    this.#redirects += t.redirects;
-    this.#bytes += t.bytes;
-    for (const [host, d] of t.hosts) {
-      let h = this.#hosts.get(host);
-      if (h === undefined) {
-        h = {
-          host,
-          discovered: 0,
-          fetched: 0,
-          complete: 0,
-          discard: 0,
-          error: 0,
-          redirect: 0,
-          bytes: 0,
-        };
-        this.#hosts.set(host, h);
-      }
-      h.discovered += d[0];
-      h.complete += d[1];
-      h.discard += d[2];
-      h.error += d[3];
-      h.bytes += d[4];
-      h.redirect += d[5];
-      h.fetched = h.complete + h.discard + h.error;
-    }
+    this.#t.apply(t);
   }
 
   async addUrls(items: readonly NewUrl[]): Promise<number> {
@@ -152,8 +109,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     if (lease !== undefined) this.#leases.check('claim', lease);
     const out = this.#f.claim(n, queue, hosts && new HostPicker(hosts));
     if (lease !== undefined) for (const c of out) this.#leases.claimed(c.url, lease);
-    this.#counts.waiting -= out.length;
-    this.#counts.processing += out.length;
+    this.#t.move('waiting', 'processing', out.length);
     return out;
   }
 
@@ -266,8 +222,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   #requeue(rec: UrlRecord, priority: number | undefined): void {
     this.#leases.released(rec.url);
     this.#f.requeue(rec, priority);
-    this.#counts.processing--;
-    this.#counts.waiting++;
+    this.#t.move('processing', 'waiting');
   }
 
   async recover(options?: RecoverOptions): Promise<number> {
@@ -312,10 +267,10 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   async trimWaiting(max: number): Promise<number> {
     this.#open('trimWaiting');
     v.checkInt('trimWaiting(max)', max, 0);
-    if (this.#counts.waiting <= max) return 0;
+    if (this.#t.counts.waiting <= max) return 0;
     const dropped = this.#f.trim(max);
-    this.#counts.waiting -= dropped;
-    this.#dropped += dropped;
+    this.#t.counts.waiting -= dropped;
+    this.#t.dropped += dropped;
     return dropped;
   }
 
@@ -332,34 +287,27 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
 
   async counts(): Promise<StateCounts> {
     this.#open('counts');
-    return { ...this.#counts };
+    return { ...this.#t.counts };
   }
 
   async stats(options?: { topHosts?: number }): Promise<StoreStats> {
     this.#open('stats');
     const top = v.checkTopHosts('stats options', options);
-    const hosts = [...this.#hosts.values()]
-      .map((h) => ({ ...h }))
-      .sort(
-        (a, b) =>
-          b.fetched - a.fetched ||
-          b.discovered - a.discovered ||
-          (a.host < b.host ? -1 : a.host > b.host ? 1 : 0),
-      );
+    const t = this.#t;
     return {
-      counts: { ...this.#counts },
-      discovered: this.#discovered,
-      dropped: this.#dropped,
-      fetched: this.#fetched,
-      responses: this.#responses,
-      redirects: this.#redirects,
+      counts: { ...t.counts },
+      discovered: t.discovered,
+      dropped: t.dropped,
+      fetched: t.fetched,
+      responses: t.responses,
+      redirects: t.redirects,
       errors: this.#r.errors(),
-      failed: this.#counts.error,
-      rejected: this.#counts.discard,
-      bytes: this.#bytes,
+      failed: t.counts.error,
+      rejected: t.counts.discard,
+      bytes: t.bytes,
       firstFetchAt: this.#r.firstFetchAt,
       lastFetchAt: this.#r.lastFetchAt,
-      topHosts: hosts.slice(0, top),
+      topHosts: t.topHosts(top),
       duplicates: { ...this.#r.duplicates },
     };
   }

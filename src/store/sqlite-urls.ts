@@ -1,11 +1,12 @@
 /** Writing URLs and outcomes inside a SQLite transaction. */
 import { InvalidOptionError, StoreStateError } from '../errors/index.js';
 import { segmentForIndex } from '../search/segment.js';
+import { HostPicker } from './host-claim.js';
 import type { KnownCache } from './known-cache.js';
 import { DUPLICATE_CODE, STATE_CODE, STATE_NAME } from './schema.js';
 import type { FoundUrl, Writes } from './sqlite-statements.js';
 import type { Tally } from './tally.js';
-import type { NewUrl, RedirectStep, UrlState } from './types.js';
+import type { ClaimedUrl, NewUrl, RedirectStep, UrlState } from './types.js';
 import type { EncodedOutcome } from './wire.js';
 
 /** What the writes of one store need besides the transaction's tally. */
@@ -91,6 +92,42 @@ export function insertUrls(
     added++;
   }
   return added;
+}
+
+/**
+ * Moves up to `n` waiting URLs to processing under `lease` (null: none) and
+ * returns them, best first: of queue `q` when given, and with `hosts` the URLs of
+ * hosts still wanted among the best `hosts.scan` (the claim's own query walked).
+ */
+export function claimRows(
+  ix: UrlIndex,
+  t: Tally,
+  n: number,
+  q: { index: number; of: number } | undefined,
+  hosts: { perHost: number; skip: ReadonlySet<string>; scan: number } | undefined,
+  lease: number | null,
+): ClaimedUrl[] {
+  const plain = q === undefined || q.of === 1;
+  let rows: ClaimedUrl[];
+  if (hosts === undefined) {
+    rows = plain ? ix.w.claim.all(n) : ix.w.claimQueue.all(q.of, q.index, n);
+  } else {
+    const pick = new HostPicker(hosts);
+    const scan = plain
+      ? ix.w.claim.iterate(hosts.scan)
+      : ix.w.claimQueue.iterate(q.of, q.index, hosts.scan);
+    rows = [];
+    for (const r of scan) {
+      if (pick.take(r.url)) rows.push(r);
+      if (rows.length >= n) break;
+    }
+  }
+  for (const r of rows) {
+    ix.w.claimRow.run(lease, r.id);
+    ix.cache.setState(r.url, STATE_CODE.processing);
+  }
+  t.move('waiting', 'processing', rows.length);
+  return rows;
 }
 
 /** The state checks of `commit`, before anything is written. */

@@ -15,23 +15,16 @@ import {
 } from '../errors/index.js';
 import type { BodyFiles } from './bodies.js';
 import { hash53 } from './hash.js';
-import { HostPicker } from './host-claim.js';
 import { KnownCache } from './known-cache.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner, leaseLostError } from './lease.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
+import { commitOutcomes } from './sqlite-commit.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteReader } from './sqlite-read.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
-import {
-  applyOutcomes,
-  checkProcessing,
-  insertUrls,
-  stateError,
-  type UrlIndex,
-  type WrittenBody,
-} from './sqlite-urls.js';
+import { claimRows, insertUrls, stateError, type UrlIndex } from './sqlite-urls.js';
 import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
@@ -193,30 +186,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     const lease = options?.lease ?? null;
     return this.#tx('claim', (ix, t) => {
       if (lease !== null && !this.#leases.isOpen(lease)) throw leaseLostError('claim', lease);
-      let rows: ClaimedUrl[];
-      if (hosts === undefined) {
-        rows =
-          q === undefined || q.of === 1 ? ix.w.claim.all(n) : ix.w.claimQueue.all(q.of, q.index, n);
-      } else {
-        // Walks the best `scan` waiting URLs (the claim's own query), taking those of
-        // hosts still wanted.
-        const pick = new HostPicker(hosts);
-        const scan =
-          q === undefined || q.of === 1
-            ? ix.w.claim.iterate(hosts.scan)
-            : ix.w.claimQueue.iterate(q.of, q.index, hosts.scan);
-        rows = [];
-        for (const r of scan) {
-          if (pick.take(r.url)) rows.push(r);
-          if (rows.length >= n) break;
-        }
-      }
-      for (const r of rows) {
-        ix.w.claimRow.run(lease, r.id);
-        ix.cache.setState(r.url, STATE_CODE.processing);
-      }
-      t.move('waiting', 'processing', rows.length);
-      return rows;
+      return claimRows(ix, t, n, q, hosts, lease);
     });
   }
 
@@ -238,58 +208,18 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     return this.#track(this.#commit(outcomes, lease));
   }
 
-  /** The outcomes whose claims `lease` holds; the others' URLs go to `refused`. */
-  #held(
-    ix: UrlIndex,
-    outcomes: readonly EncodedOutcome[],
-    lease: number | undefined,
-    refused: string[],
-  ): readonly EncodedOutcome[] {
-    if (lease === undefined) return outcomes;
-    return outcomes.filter((o) => {
-      const row = ix.find(o.url);
-      if (row !== undefined && this.#leases.holds(row.id, lease)) return true;
-      refused.push(o.url);
-      return false;
-    });
-  }
-
-  async #commit(all: readonly EncodedOutcome[], lease?: number): Promise<CommitResult> {
-    const refused: string[] = [];
-    // Refuse a bad batch before writing any body; the transaction checks again.
-    const outcomes = this.#sync('commit', () => {
-      const ix = this.#index('commit');
-      const held = this.#held(ix, all, lease, refused);
-      checkProcessing(ix, held);
-      return held;
-    });
-    const bodies = new Map<string, WrittenBody>();
-    const staged: string[] = [];
-    try {
-      await Promise.all(
-        outcomes.map(async (o) => {
-          if (o.state === 'error' || o.state === 'redirect' || o.result.body === undefined) return;
-          const to = o.result.redirects?.at(-1)?.location;
-          if (to === undefined) {
-            bodies.set(o.url, await this.#bodies.write(o.url, o.result.body));
-            return;
-          }
-          // Reached through a redirect: placed only if the transaction keeps the page.
-          const { name, md5, tmp } = await this.#bodies.stage(to, o.result.body);
-          staged.push(tmp);
-          bodies.set(o.url, { name, md5, place: () => this.#bodies.place(tmp, name) });
-        }),
-      );
-      this.#tx(
-        'commit',
-        // Another handle may have taken a claim back meanwhile: refused too.
-        (ix, t) => applyOutcomes(ix, t, this.#held(ix, outcomes, lease, refused), bodies),
-        true,
-      );
-    } finally {
-      for (const tmp of staged) this.#bodies.unstage(tmp);
-    }
-    return { refused };
+  #commit(all: readonly EncodedOutcome[], lease?: number): Promise<CommitResult> {
+    return commitOutcomes(
+      {
+        sync: (op, fn) => this.#sync(op, fn),
+        index: (op) => this.#index(op),
+        tx: (op, fn) => this.#tx(op, fn, true),
+        bodies: this.#bodies,
+        leases: this.#leases,
+      },
+      all,
+      lease,
+    );
   }
 
   async reclaim(
