@@ -39,7 +39,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { localRoute } from './crawlee-route.mjs';
+import { enqueueHosts, localRoute } from './crawlee-route.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -278,15 +278,11 @@ async function roleCrawlee(port, conc) {
       maxRequestsPerCrawl: PAGES,
       preNavigationHooks: [localRoute(port)],
       // A plain crawl: every link of every page, on the topical web's hosts.
-      async requestHandler({ request, response, body, enqueueLinks }) {
+      async requestHandler(ctx) {
         pages++;
-        if (response.statusCode !== 200) non200++;
-        bytes += body.length;
-        await enqueueLinks({
-          strategy: 'all',
-          baseUrl: request.url,
-          transformRequestFunction: (r) => (allowed.has(new URL(r.url).hostname) ? r : false),
-        });
+        if (ctx.response.statusCode !== 200) non200++;
+        bytes += ctx.body.length;
+        await enqueueHosts(ctx, (host) => allowed.has(host));
       },
       failedRequestHandler() {
         failed++;

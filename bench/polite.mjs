@@ -40,7 +40,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Rng } from '../dist/testweb/prng.js';
-import { localRoute } from './crawlee-route.mjs';
+import { enqueueHosts, localRoute } from './crawlee-route.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -200,13 +200,9 @@ async function roleCrawlee() {
       maxConcurrency: CONCURRENCY,
       minConcurrency: CONCURRENCY,
       preNavigationHooks: [localRoute(port)],
-      async requestHandler({ request, enqueueLinks }) {
+      async requestHandler(ctx) {
         handled++;
-        await enqueueLinks({
-          strategy: 'all',
-          baseUrl: request.url,
-          transformRequestFunction: (r) => (HOST_RE.test(new URL(r.url).hostname) ? r : false),
-        });
+        await enqueueHosts(ctx, (host) => HOST_RE.test(host));
       },
       failedRequestHandler() {
         failed++;

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { InvalidOptionError } from '../errors/index.js';
 import { jsonSyntaxError } from '../relevance/json-scan.js';
 import { canonicalizeUrl } from '../url/index.js';
+import { unreadableReason } from '../util/index.js';
 
 /** The set of relevant URLs an evaluation measures against. */
 export interface LabelSet {
@@ -147,9 +148,7 @@ export function readLabelsFile(path: string, options: LabelsOptions = {}): Label
   try {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
-    const code = (cause as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code;
-    throw fail(`${path}: cannot read the labels file (${why ?? String(cause)})`, cause);
+    throw fail(`${path}: cannot read the labels file (${unreadableReason(cause)})`, cause);
   }
   return parseLabels(text, path, options);
 }

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { TopicFileError } from '../errors/index.js';
 import { normalizeKeyword } from '../text/index.js';
 import { canonicalizeUrl } from '../url/index.js';
+import { unreadableReason } from '../util/index.js';
 import { jsonSyntaxError, lineColumn, scanJson } from './json-scan.js';
 
 export interface TopicKeyword {
@@ -241,9 +242,7 @@ export function loadTopicFile(path: string): Topic {
   try {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
-    const code = (cause as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code;
-    throw new TopicFileError(`${path}: cannot read the topic file (${why ?? String(cause)})`, {
+    throw new TopicFileError(`${path}: cannot read the topic file (${unreadableReason(cause)})`, {
       cause,
     });
   }

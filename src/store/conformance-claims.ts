@@ -3,19 +3,17 @@
  * the outcomes that end a claim (complete, discard, fail) with what they record.
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
 import {
   addAndClaim,
   collect,
   page,
   type StoreFactory,
+  storeTest,
   url,
-  withStore,
 } from './conformance-kit.js';
 
 export function claimBasicsConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('claim hands out the highest priority first, ties in discovery order', async ({ store }) => {
     await store.addUrls([

@@ -4,12 +4,10 @@
  * brings a context of its own.
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
-import { collect, page, type StoreFactory, url, withStore } from './conformance-kit.js';
+import { collect, page, type StoreFactory, storeTest, url } from './conformance-kit.js';
 
 export function contextConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('context round-trips through addUrls, newUrls of commit, claim and urls()', async ({
     store,

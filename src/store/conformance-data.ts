@@ -15,6 +15,7 @@ import {
   collect,
   page,
   type StoreFactory,
+  storeTest,
   url,
   withStore,
 } from './conformance-kit.js';
@@ -67,8 +68,7 @@ async function snapshot(store: Store) {
 }
 
 export function dataConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('history lists fetches by fetchedAt, ties in the order recorded', async ({ store }) => {
     await addAndClaim(store, [url(1), url(2), url(3), url(4)]);

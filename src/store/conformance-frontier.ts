@@ -3,19 +3,17 @@
  * set's counts, re-adds that raise a waiting URL and leave the others alone.
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
 import {
   addAndClaim,
   collect,
   page,
   type StoreFactory,
+  storeTest,
   url,
-  withStore,
 } from './conformance-kit.js';
 
 export function frontierBasicsConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('a new store is empty', async ({ store }) => {
     assert.deepEqual(await store.counts(), {

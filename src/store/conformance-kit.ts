@@ -1,5 +1,6 @@
 /** Helpers shared by the parts of the store conformance suite. */
 import assert from 'node:assert/strict';
+import { it } from 'node:test';
 import { InvalidOptionError, LeaseLostError, StoreStateError } from '../errors/index.js';
 import type { FetchedPage, Store } from './types.js';
 
@@ -20,6 +21,13 @@ export interface StoreHarness {
 }
 
 export type StoreFactory = () => Promise<StoreHarness>;
+
+/** `it(title, fn)` with `fn` run on a fresh store of `factory` (`withStore`). */
+export function storeTest(
+  factory: StoreFactory,
+): (title: string, fn: (h: StoreHarness) => Promise<void>) => void {
+  return (title, fn) => it(title, () => withStore(factory, fn));
+}
 
 /** Runs `fn` on a fresh store, then closes and cleans up whatever happened. */
 export async function withStore(

@@ -6,7 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { hostname } from 'node:os';
-import { it } from 'node:test';
 import {
   collect,
   isInvalid,
@@ -14,8 +13,8 @@ import {
   isState,
   page,
   type StoreFactory,
+  storeTest,
   url,
-  withStore,
 } from './conformance-kit.js';
 import { thisProcess } from './lease.js';
 import type { Store } from './types.js';
@@ -35,8 +34,7 @@ const states = async (store: Store) =>
   new Map((await collect(store.urls())).map((r) => [r.url, r.state]));
 
 export function leaseConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('openLease records the owner; leases lists the open ones; closeLease puts its claims back', async ({
     store,

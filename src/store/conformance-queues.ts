@@ -3,15 +3,14 @@
  * with each URL (DESIGN 1.5) and claims partitioned into queues (DESIGN 1.2).
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
 import {
   addAndClaim,
   collect,
   isInvalid,
   page,
   type StoreFactory,
+  storeTest,
   url,
-  withStore,
 } from './conformance-kit.js';
 import type { ClaimedUrl } from './types.js';
 
@@ -20,8 +19,7 @@ const bestFirst = (a: { priority: number; id: number }, b: { priority: number; i
   b.priority - a.priority || a.id - b.id;
 
 export function queueConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('value defaults to 0', async ({ store }) => {
     await store.addSeeds([url('s')]);

@@ -13,6 +13,7 @@ import {
   isInvalid,
   page,
   type StoreFactory,
+  storeTest,
   url,
   withStore,
 } from './conformance-kit.js';
@@ -31,8 +32,7 @@ async function snapshot(store: Store) {
 }
 
 export function redirectStatsConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('a failure through redirects is recorded under the final URL', async ({ store }) => {
     await claimA(store);

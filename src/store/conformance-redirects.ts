@@ -8,10 +8,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { md5Hex } from '../url/index.js';
-import { collect, page, type StoreFactory, url, withStore } from './conformance-kit.js';
+import { collect, page, type StoreFactory, storeTest, url } from './conformance-kit.js';
 import type { NewUrl, RedirectStep, Store, UrlRecord } from './types.js';
 
 export const S = url('seed');
@@ -49,8 +48,7 @@ export const pick = (r: UrlRecord | undefined) =>
   r && [r.state, r.depth, r.priority, r.value, r.parent, r.anchor, r.context, r.redirectTo];
 
 export function redirectConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('redirect: the URL becomes a redirect and an unknown target is queued like it', async ({
     store,

@@ -4,8 +4,7 @@
  * (`reprioritize`), higher or lower, in every queue.
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
-import { collect, isInvalid, page, type StoreFactory, url, withStore } from './conformance-kit.js';
+import { collect, isInvalid, page, type StoreFactory, storeTest, url } from './conformance-kit.js';
 import type { ClaimedUrl, Store, WaitingUrl } from './types.js';
 
 type Ranked = { priority: number; id: number };
@@ -33,8 +32,7 @@ async function scanAll(store: Store, limit: number): Promise<WaitingUrl[]> {
 }
 
 export function rescoreConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('scanWaiting walks every waiting URL once, in id order, a page at a time', async ({
     store,

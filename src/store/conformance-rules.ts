@@ -3,7 +3,6 @@
  * transitions, batch atomicity, reclaim, recover, trimming, input checks, closing).
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
 import { StoreError } from '../errors/index.js';
 import {
   addAndClaim,
@@ -12,13 +11,12 @@ import {
   isState,
   page,
   type StoreFactory,
+  storeTest,
   url,
-  withStore,
 } from './conformance-kit.js';
 
 export function rulesConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('lifecycle calls refuse a URL that is not processing and change nothing', async ({
     store,

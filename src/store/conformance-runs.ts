@@ -3,20 +3,18 @@
  * topic's keywords, named JSON values) and `LinkGraph` (the links as recorded).
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
 import {
   addAndClaim,
   collect,
   isInvalid,
   page,
   type StoreFactory,
+  storeTest,
   url,
-  withStore,
 } from './conformance-kit.js';
 
 export function runRecordsConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('keywords are replaced whole and listed heaviest first; metadata round-trips as JSON', async ({
     store,
@@ -52,8 +50,7 @@ export function runRecordsConformance(factory: StoreFactory): void {
 }
 
 export function linkGraphConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('links lists every link of every fetched page, pages in discovery order, anchors kept', async ({
     store,

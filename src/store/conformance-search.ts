@@ -5,15 +5,14 @@
  * duplicates, and the counts add up.
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
 import {
   addAndClaim,
   collect,
   isInvalid,
   page,
   type StoreFactory,
+  storeTest,
   url,
-  withStore,
 } from './conformance-kit.js';
 import type { Store } from './types.js';
 
@@ -64,8 +63,7 @@ async function fill(store: Store): Promise<void> {
 }
 
 export function searchConformance(factory: StoreFactory): void {
-  const test = (title: string, fn: Parameters<typeof withStore>[1]) =>
-    it(title, () => withStore(factory, fn));
+  const test = storeTest(factory);
 
   test('search finds kept pages by Chinese and English words, never discarded ones', async ({
     store,

@@ -4,17 +4,10 @@
  * call's tally (tally.ts) as the SQLite store's counters are.
  */
 import type { Tally } from './tally.js';
-import type { HostStats, StateCounts } from './types.js';
+import { type HostStats, type StateCounts, URL_STATES } from './types.js';
 
 export class MemoryTotals {
-  readonly counts: StateCounts = {
-    waiting: 0,
-    processing: 0,
-    complete: 0,
-    discard: 0,
-    error: 0,
-    redirect: 0,
-  };
+  readonly counts = Object.fromEntries(URL_STATES.map((s) => [s, 0])) as StateCounts;
   discovered = 0;
   dropped = 0;
   fetched = 0;

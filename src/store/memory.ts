@@ -65,17 +65,13 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     if (this.#closing) throw new StoreError(`${op}: the memory store is closed`);
   }
 
-  #apply(t: Tally): void {
-    this.#t.apply(t);
-  }
-
   async addUrls(items: readonly NewUrl[]): Promise<number> {
     this.#open('addUrls');
     v.checkNewUrls('addUrls', items);
     this.#f.checkParents('addUrls', items, new Map());
     const t = new Tally();
     const n = this.#f.add(items, null, t);
-    this.#apply(t);
+    this.#t.apply(t);
     return n;
   }
 
@@ -91,7 +87,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       null,
       t,
     );
-    this.#apply(t);
+    this.#t.apply(t);
     return n;
   }
 
@@ -151,7 +147,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       this.#leases.released(p.outcome.url);
       this.#carryOut(p, zipped.get(p.outcome), t);
     }
-    this.#apply(t);
+    this.#t.apply(t);
     return { refused };
   }
 

@@ -19,7 +19,7 @@ import { KnownCache } from './known-cache.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner, leaseLostError } from './lease.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
-import { commitOutcomes } from './sqlite-commit.js';
+import { type CommitContext, commitOutcomes } from './sqlite-commit.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteReader } from './sqlite-read.js';
 import { SqliteSearch } from './sqlite-search.js';
@@ -67,6 +67,8 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #r: SqliteReader;
   readonly #search: SqliteSearch;
   readonly #leases: SqliteLeases;
+  /** What `commit` needs of this store (sqlite-commit.ts). */
+  readonly #commits: CommitContext;
   readonly #pending = new Set<Promise<unknown>>();
   /** Set by close(): new calls are refused while pending commits finish. */
   #closing = false;
@@ -96,6 +98,13 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     this.#r = new SqliteReader(db, bodies, this.#find, (op, fn) => this.#sync(op, fn));
     this.#search = new SqliteSearch(db);
     this.#leases = new SqliteLeases(db);
+    this.#commits = {
+      sync: (op, fn) => this.#sync(op, fn),
+      index: (op) => this.#index(op),
+      tx: (op, fn) => this.#tx(op, fn, true),
+      bodies,
+      leases: this.#leases,
+    };
   }
 
   /** The SQLite file. */
@@ -209,17 +218,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   }
 
   #commit(all: readonly EncodedOutcome[], lease?: number): Promise<CommitResult> {
-    return commitOutcomes(
-      {
-        sync: (op, fn) => this.#sync(op, fn),
-        index: (op) => this.#index(op),
-        tx: (op, fn) => this.#tx(op, fn, true),
-        bodies: this.#bodies,
-        leases: this.#leases,
-      },
-      all,
-      lease,
-    );
+    return commitOutcomes(this.#commits, all, lease);
   }
 
   async reclaim(
@@ -248,12 +247,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async recover(options?: RecoverOptions): Promise<number> {
     const now = v.checkRecoverOptions('recover options', options);
-    const n = this.#tx('recover', (ix, t) => {
-      ix.cache.clear();
-      const moved = this.#leases.recover(now);
-      t.move('processing', 'waiting', moved);
-      return moved;
-    });
+    const n = this.#release('recover', () => this.#leases.recover(now));
     // Staged bodies of commits cut short; a live lease's commit may be staging one.
     if ((await this.leases()).length === 0) await this.#bodies.clearTmp();
     return n;
@@ -272,9 +266,15 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async closeLease(id: number): Promise<number> {
     checkLeaseId('closeLease(id)', id);
-    return this.#tx('closeLease', (ix, t) => {
-      ix.cache.clear();
-      const moved = this.#leases.close(id);
+    return this.#release('closeLease', () => this.#leases.close(id));
+  }
+
+  /** Claims moved back to waiting by `release` (in a transaction); returns how many. */
+  #release(op: string, release: () => number): number {
+    return this.#tx(op, (ix, t) => {
+      const moved = release();
+      // The cache of known URLs holds them as processing.
+      if (moved > 0) ix.cache.clear();
       t.move('processing', 'waiting', moved);
       return moved;
     });

@@ -5,6 +5,7 @@
  */
 import { InvalidOptionError } from '../errors/index.js';
 import { queryTerms } from '../search/query.js';
+import { checkLeaseId } from './lease.js';
 import type {
   ClaimOptions,
   FetchedPage,
@@ -207,7 +208,7 @@ export function checkPriorityOption(
     if (k !== 'priority' && !(lease && k === 'lease')) fail(where, `unknown option "${k}"`);
   if (options.priority !== undefined) checkFinite(`${where}.priority`, options.priority);
   const id = (options as { lease?: unknown }).lease;
-  if (lease && id !== undefined) checkInt(`${where}.lease`, id, 1);
+  if (lease && id !== undefined) checkLeaseId(`${where}.lease`, id);
 }
 
 /** Checks `claim` options; returns the queue to claim from, if any. */
@@ -220,7 +221,7 @@ export function checkClaimOptions(
     fail(where, `expected an object, got ${show(options)}`);
   for (const k of Object.keys(options))
     if (k !== 'queue' && k !== 'hosts' && k !== 'lease') fail(where, `unknown option "${k}"`);
-  if (options.lease !== undefined) checkInt(`${where}.lease`, options.lease, 1);
+  if (options.lease !== undefined) checkLeaseId(`${where}.lease`, options.lease);
   const q = options.queue;
   if (q === undefined) return undefined;
   if (typeof q !== 'object' || q === null)

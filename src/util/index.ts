@@ -1,4 +1,6 @@
 // Helpers shared by the stages above (export, report, evaluate, the command line):
-// figures for people and the sampling of long series. Pure; imports nothing.
+// figures for people, the sampling of long series, why a file could not be read.
+// Pure; imports nothing.
 export { Decimator } from './decimator.js';
+export { unreadableReason } from './files.js';
 export { formatBytes, formatCount, formatDuration, formatPercent, formatTime } from './units.js';

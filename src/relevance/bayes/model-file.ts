@@ -10,6 +10,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ModelFileError } from '../../errors/index.js';
+import { unreadableReason } from '../../util/index.js';
 import { jsonSyntaxError } from '../json-scan.js';
 import { BANDWIDTH_RULES } from './density.js';
 import {
@@ -128,9 +129,11 @@ export async function readLinkModelFile(file: string): Promise<LinkModel> {
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    const code = (cause as { code?: string }).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : code;
-    throw fail(file, `cannot read the link model (${why ?? String(cause)})`, cause);
+    throw fail(
+      file,
+      `cannot read the link model (${unreadableReason(cause, 'is a folder')})`,
+      cause,
+    );
   }
   let data: unknown;
   try {
