@@ -9,13 +9,13 @@
 /** Lowest first. */
 const LAYERS = [
   ['errors', 'thread', 'util'],
-  ['testweb', 'text', 'url'],
+  ['schedule', 'testweb', 'text', 'url'],
   ['fetch', 'relevance', 'search'],
   ['discover', 'frontier', 'labels', 'parse', 'store'],
   ['page'],
   ['dedup', 'inspect', 'learn', 'ranking'],
   ['crawl'],
-  ['export'],
+  ['export', 'watch'],
   ['report'],
   ['evaluate'],
   ['cli'],

@@ -13,6 +13,8 @@ Usage: focuscrawl <command> [options]
 Commands:
   crawl --store DIR --topic FILE --seeds FILE|URL... [options]
                                           focused crawl into a resumable store
+  watch --store DIR --topic FILE --budget 30/min [--duration 12h] [options]
+                                          keep a crawl fresh: new URLs and revisits by change rate
   status --store DIR [--json]             crawl statistics, states, harvest rate, top hosts
   export --store DIR --what history|pages|urls|links --format jsonl|csv [--out FILE]
                                           export a store's tables
@@ -54,6 +56,7 @@ type Command = (argv: string[], io: Io) => Promise<number>;
 // Each command's modules load when it runs: a crawl's process holds only what it uses.
 const commands: Record<string, () => Promise<Command>> = {
   crawl: async () => (await import('./commands/crawl.js')).crawlCommand,
+  watch: async () => (await import('./commands/watch.js')).watchCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,

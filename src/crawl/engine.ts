@@ -41,6 +41,32 @@ function priorityGap(o: CrawlOptions, s: Setup): number {
 
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
 
+/** A request budget every fetch start takes one request from (watch/budget.ts). */
+export interface RequestGate {
+  /** Whether a request may start now. */
+  ready(): boolean;
+  /** Takes one request. */
+  take(): void;
+  /** When the next request may start (ms since the epoch). */
+  nextAt(): number;
+}
+
+/**
+ * What an incremental crawl lends the engine (watch/): a fetcher shared with its
+ * revisits (so that per-host politeness covers both; the engine does not close it),
+ * a request budget, and a run that waits for new URLs instead of ending when the
+ * frontier runs dry.
+ */
+export interface EngineHooks {
+  fetcher?: Fetcher;
+  gate?: RequestGate;
+  /** While it returns true, an empty frontier is polled (every second) instead of ending the run. */
+  keepAlive?: () => boolean;
+}
+
+/** How often a run kept alive looks for new URLs when its frontier is empty. */
+const KEEP_ALIVE_POLL_MS = 1_000;
+
 export class Engine {
   readonly #o: CrawlOptions;
   readonly #s: Setup;
@@ -71,10 +97,13 @@ export class Engine {
   /** The run's record, progress and summary (run-log.ts). */
   readonly #log: RunLog;
 
-  constructor(o: CrawlOptions, s: Setup, emit: Emit) {
+  readonly #hooks: EngineHooks;
+
+  constructor(o: CrawlOptions, s: Setup, emit: Emit, hooks: EngineHooks = {}) {
     this.#o = o;
     this.#s = s;
     this.#emit = emit;
+    this.#hooks = hooks;
     const m = s.models;
     const strategy = createStrategy(m.strategy, o.strategyOptions);
     const inScope = createScopeFilter({
@@ -85,7 +114,7 @@ export class Engine {
     });
     // The limits are the validated fetcher options the fetcher is given too, not defaults
     // of the crawl's own (docs/crawl.md, "One per-host limit").
-    this.#fetcher = createFetcher({ ...o.fetcher, scope: inScope });
+    this.#fetcher = hooks.fetcher ?? createFetcher({ ...o.fetcher, scope: inScope });
     this.#concurrency = o.fetcher.concurrency;
     this.#ready = new HostReadiness(this.#fetcher, this.#wake);
     const gap = priorityGap(o, s);
@@ -144,6 +173,18 @@ export class Engine {
     if (this.#stopReason !== null) return;
     this.#stopReason = reason;
     this.#abort.abort(new AbortedError(`crawl ${reason}`));
+    this.#wake.notify();
+  }
+
+  /** The page rules in force (kept current as the crawl adapts and learns). */
+  get rules(): PageRules {
+    return this.#rules;
+  }
+
+  /** New URLs may be waiting in the store (added by a revisit): claim again. */
+  poke(): void {
+    this.#claimer.dry = false;
+    this.#claimer.useful = true;
     this.#wake.notify();
   }
 
@@ -215,7 +256,7 @@ export class Engine {
     } finally {
       this.#ready.close();
       await this.#s.lease.close().catch(() => {});
-      await this.#fetcher.close();
+      if (this.#hooks.fetcher === undefined) await this.#fetcher.close();
     }
   }
 
@@ -231,11 +272,17 @@ export class Engine {
       const now = Date.now();
       const probes = this.#settle.due(now);
       if (probes.length > 0) this.#dispatch.push(probes);
+      const gate = this.#hooks.gate;
       while (this.#active < this.#concurrency) {
+        if (gate !== undefined && !gate.ready()) {
+          if (this.#dispatch.size > 0) this.#ready.wakeAt(gate.nextAt());
+          break;
+        }
         const c = this.#dispatch.take();
         if (c === undefined) break;
         const verdict = this.#settle.admit(c, now);
         if (verdict === 'send') {
+          gate?.take();
           this.#start(c);
           continue;
         }
@@ -272,7 +319,14 @@ export class Engine {
             for (const r of gone) this.#record(r);
             if (gone.length > 0) continue;
           }
-          if (!this.#sitemaps?.busy && this.#settle.held === 0) return 'exhausted';
+          if (!this.#sitemaps?.busy && this.#settle.held === 0) {
+            if (!this.#hooks.keepAlive?.()) return 'exhausted';
+            // Kept alive (watch/): new URLs may come from revisits; look again soon.
+            this.#ready.wakeAt(Date.now() + KEEP_ALIVE_POLL_MS);
+            await this.#wake.wait();
+            this.#claimer.dry = false;
+            continue;
+          }
         }
       }
       await this.#wake.wait();

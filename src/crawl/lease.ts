@@ -11,7 +11,14 @@
  */
 import { hostname } from 'node:os';
 import { LeaseLostError } from '../errors/index.js';
-import type { ClaimedUrl, ClaimOptions, Outcome, Store } from '../store/index.js';
+import type {
+  ClaimedUrl,
+  ClaimOptions,
+  DueRevisit,
+  Outcome,
+  Store,
+  VisitOutcome,
+} from '../store/index.js';
 
 /** How long a lease holds without renewal. */
 export const LEASE_MS = 60_000;
@@ -89,6 +96,29 @@ export class CrawlLease {
     const { refused } = await this.#store.commit(outcomes, { lease: this.#id });
     this.lostClaims += refused.length;
     return new Set(refused);
+  }
+
+  /** The store's `claimDue` under the lease (a new lease when it was lost). */
+  async claimDue(n: number, now: number): Promise<DueRevisit[]> {
+    try {
+      return await this.#store.claimDue(n, { now, lease: this.#id });
+    } catch (e) {
+      if (!(e instanceof LeaseLostError)) throw e;
+      await this.#reopen();
+      return this.#store.claimDue(n, { now, lease: this.#id });
+    }
+  }
+
+  /** The store's `recordVisits` under the lease; returns the URLs of refused visits. */
+  async recordVisits(visits: readonly VisitOutcome[]): Promise<ReadonlySet<string>> {
+    const { refused } = await this.#store.recordVisits(visits, { lease: this.#id });
+    this.lostClaims += refused.length;
+    return new Set(refused);
+  }
+
+  /** Gives back revisits claimed under the lease and not visited. */
+  releaseDue(urls: readonly string[]): Promise<number> {
+    return this.#store.releaseDue(urls, { lease: this.#id });
   }
 
   /** The store's `reclaim` of URLs this lease holds; returns how many went back. */

@@ -53,7 +53,7 @@ export interface PageRules {
   /** Receives every page's text when the topic vector adapts. */
   collect?: (text: string, kept: boolean) => void;
   /** Tells kept pages that duplicate an earlier kept page (dedup.ts); null when off. */
-  dedup: CrawlDedup | null;
+  dedup: Pick<CrawlDedup, 'check'> | null;
   /** Followed pages' links in page order, when the strategy's links lend each other evidence. */
   siblings?: SiblingLinks | null;
 }

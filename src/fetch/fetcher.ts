@@ -39,6 +39,7 @@ import type {
   RedirectHop,
   RobotsVerdict,
 } from './types.js';
+import { conditionalHeaders, withHeaders } from './validators.js';
 
 /** Redirects followed when fetching robots.txt (RFC 9309: at least five). */
 const ROBOTS_MAX_REDIRECTS = 5;
@@ -155,6 +156,8 @@ class HttpFetcher implements Fetcher {
     const signal = init?.signal;
     const skipRobots = init?.skipRobots === true || !this.#o.obeyRobots;
     const chain: RedirectHop[] = [];
+    // The validators describe `url`'s copy: sent with its request (and retries), no further.
+    let conditional = conditionalHeaders(init?.conditional, url);
     let current = url;
     let attempts = 0;
     for (;;) {
@@ -183,6 +186,8 @@ class HttpFetcher implements Fetcher {
         this.#o.maxBytes,
         crawlDelayMs,
         signal,
+        false,
+        conditional,
       );
       attempts += res.attempt;
       const location = res.headers['location'];
@@ -192,6 +197,7 @@ class HttpFetcher implements Fetcher {
         const next = followRedirect(url, chain, from, res.status, location, this.#redirects);
         if (init?.follow === undefined || init.follow(next)) {
           current = next;
+          conditional = undefined;
           continue;
         }
         unfollowed = chain.pop();
@@ -209,6 +215,7 @@ class HttpFetcher implements Fetcher {
         bytes: res.body.length,
         attempts,
         ...(unfollowed === undefined ? {} : { unfollowed }),
+        ...(conditional !== undefined && res.status === 304 ? { notModified: true } : {}),
         robots: verdict,
         timings: {
           startedAt,
@@ -275,6 +282,7 @@ class HttpFetcher implements Fetcher {
   /**
    * Sends one hop, retrying as the retry policy says; each attempt takes a
    * politeness slot for `host` and gives it back when its body has been read.
+   * `extraHeaders` (flat) are added to this hop's requests (a conditional request's).
    */
   async #send(
     u: URL,
@@ -285,12 +293,13 @@ class HttpFetcher implements Fetcher {
     crawlDelayMs: number,
     signal: AbortSignal | undefined,
     robots = false,
+    extraHeaders?: string[],
   ): Promise<RawResponse> {
     const host = u.hostname;
     const route = this.#router.mappedHttp(u.protocol, u.host, host, u.port);
     const dispatcher = route?.dispatcher ?? this.#dispatcherFor(host);
     const poolOrigin = route?.origin ?? origin;
-    const headers = route?.headers ?? this.#headers;
+    const headers = withHeaders(route?.headers ?? this.#headers, extraHeaders);
     const sched = this.#sched;
     for (let attempt = 1; ; attempt++) {
       if (!sched.tryAcquire(host, crawlDelayMs)) await sched.acquire(host, crawlDelayMs, signal);

@@ -22,6 +22,7 @@ export {
   type RobotsTxt,
 } from './robots/index.js';
 export type {
+  ConditionalValidators,
   Fetcher,
   FetcherStats,
   FetchInit,
@@ -31,3 +32,4 @@ export type {
   RobotsRuleRef,
   RobotsVerdict,
 } from './types.js';
+export { parseHttpDate, type Validators, validatorsOf } from './validators.js';

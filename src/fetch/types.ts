@@ -62,6 +62,13 @@ export interface FetchResult {
    */
   unfollowed?: RedirectHop;
   status: number;
+  /**
+   * True when the fetch was conditional (`FetchInit.conditional`) and the URL answered
+   * `304 Not Modified`: the stored copy is still current. `status` is 304, `body` is
+   * empty and `headers` are the 304's (they may carry a new ETag or Last-Modified).
+   * Absent otherwise, an unconditional 304 included.
+   */
+  notModified?: boolean;
   /** Response headers of the final response, lower-case names; repeated headers joined with `, `. */
   headers: Record<string, string>;
   contentType: string | undefined;
@@ -127,6 +134,17 @@ export interface FetcherStats {
   hosts: Record<string, HostQueueStats>;
 }
 
+/**
+ * Validators of a stored copy of a URL (see `validatorsOf`), for a conditional request:
+ * each is sent verbatim; an absent or empty one is not sent.
+ */
+export interface ConditionalValidators {
+  /** Sent as `If-None-Match` (a weak `W/"…"` tag included). */
+  etag?: string | undefined;
+  /** Sent as `If-Modified-Since`. */
+  lastModified?: string | undefined;
+}
+
 export interface FetchInit {
   signal?: AbortSignal | undefined;
   /** Do not consult robots.txt for this URL and its redirect hops. */
@@ -138,6 +156,12 @@ export interface FetchInit {
    * @default every redirect is followed (up to maxRedirects)
    */
   follow?: ((location: string) => boolean) | undefined;
+  /**
+   * Makes the fetch conditional (a revisit): the validators go with the request for
+   * this URL (and its retries), not with a redirect's next hop, since they describe
+   * this URL's copy. A 304 answer gives `notModified: true`.
+   */
+  conditional?: ConditionalValidators | undefined;
 }
 
 export interface Fetcher {

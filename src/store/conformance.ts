@@ -21,6 +21,7 @@ import { queueConformance } from './conformance-queues.js';
 import { redirectStatsConformance } from './conformance-redirect-stats.js';
 import { redirectConformance } from './conformance-redirects.js';
 import { rescoreConformance } from './conformance-rescore.js';
+import { revisitConformance } from './conformance-revisits.js';
 import { rulesConformance } from './conformance-rules.js';
 import { linkGraphConformance, runRecordsConformance } from './conformance-runs.js';
 import { searchConformance } from './conformance-search.js';
@@ -59,6 +60,7 @@ export const CONTRACT_SUITES: Readonly<Record<string, (factory: StoreFactory) =>
   LinkGraph: linkGraphConformance,
   SearchIndex: searchConformance,
   RunRecords: runRecordsConformance,
+  Revisits: revisitConformance,
 };
 
 /** Every contract's suite, against the stores `factory` makes. */

@@ -5,6 +5,16 @@
  * Every method is async; once a returned promise resolves, its change is durable
  * against a crash of the process (see `docs/store.md` for power loss).
  */
+
+import type {
+  ClaimDueOptions,
+  DueRevisit,
+  RevisitRecord,
+  RevisitSchedule,
+  RevisitTotals,
+  VisitOutcome,
+  VisitRecord,
+} from './revisit-types.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
@@ -263,6 +273,54 @@ export interface RunRecords {
   getMeta<T = unknown>(key: string): Promise<T | undefined>;
 }
 
+/**
+ * The revisit path (DESIGN 1.3): a kept page becomes due again at a time, is
+ * claimed for a revisit, and the revisit is recorded.
+ *
+ * ```
+ *   complete ─scheduleRevisits(dueAt)─▶ due at t ─claimDue(now ≥ t)─▶ claimed
+ *      ▲                                   ▲                            │
+ *      │                                   └── recordVisits(next dueAt) ┘
+ *      └─ (the page stays complete throughout: stored, searchable, exported)
+ * ```
+ *
+ * - `scheduleRevisits` sets the due time (and λ̂) of complete URLs; other URLs are
+ *   skipped. The first schedule starts the page's record: no revisit yet, last
+ *   visited when it was fetched.
+ * - `claimDue(n, { now })` claims up to `n` scheduled pages due at or before `now`,
+ *   earliest first, ties in discovery order, under a lease or none; a claimed page
+ *   is not claimed again until its visit is recorded or the claim is given back.
+ * - `recordVisits` records each claimed page's revisit in one transaction: a visit
+ *   row (time, status, what it found, hashes), the counts (visits; changes when
+ *   `changed`), validators, λ̂ and the next due time, and clears the claim. A
+ *   `changed` visit with a `page` replaces the stored copy's fetch fields (time,
+ *   status, type, size, title, relevance, hashes) and its body. `gone` (404, 410)
+ *   marks the page gone and unschedules it (it stays complete: the last copy is
+ *   kept); `failed` counts no visit and keeps the old validators.
+ * - Claims follow the lease rules of `Claims`: `closeLease` gives back the lease's
+ *   revisit claims, `recover` the claims held by nobody; without a lease, recording
+ *   a page that is not claimed throws `StoreStateError`; under a lease, a visit the
+ *   lease no longer holds is refused (`CommitResult.refused`).
+ *
+ * Conformance: `revisitConformance`.
+ */
+export interface Revisits {
+  /** Sets when complete pages are revisited next; returns how many it set. */
+  scheduleRevisits(items: readonly RevisitSchedule[]): Promise<number>;
+  /** Claims up to `n` pages due at `options.now`, earliest due first. */
+  claimDue(n: number, options?: ClaimDueOptions): Promise<DueRevisit[]>;
+  /** Records revisits of claimed pages, all or none (refused ones apart). */
+  recordVisits(visits: readonly VisitOutcome[], options?: LeaseOptions): Promise<CommitResult>;
+  /** Gives claimed revisits back, due as before; returns how many. */
+  releaseDue(urls: readonly string[], options?: LeaseOptions): Promise<number>;
+  /** The pages with a revisit record, in discovery order. */
+  revisits(): AsyncIterable<RevisitRecord>;
+  /** Recorded revisits in the order recorded (of one URL when given). */
+  visits(url?: string): AsyncIterable<VisitRecord>;
+  /** Totals of the revisit path at `now` (@default Date.now()). */
+  revisitTotals(now?: number): Promise<RevisitTotals>;
+}
+
 /** The whole store: every contract, and `close`. */
 export interface Store
   extends Frontier,
@@ -271,7 +329,8 @@ export interface Store
     Records,
     LinkGraph,
     SearchIndex,
-    RunRecords {
+    RunRecords,
+    Revisits {
   /** Waits for pending writes, then releases the store. Later calls throw `StoreError`. */
   close(): Promise<void>;
 }

@@ -1,11 +1,13 @@
 // Public surface of the store stage: the Store's contracts (contracts.ts), its SQLite
 // and memory implementations, leases. The conformance suites are in ./conformance.js.
+
 export type {
   Claims,
   Frontier,
   Leases,
   LinkGraph,
   Records,
+  Revisits,
   RunRecords,
   SearchIndex,
   Store,
@@ -13,6 +15,18 @@ export type {
 export { leaseLost, pidAlive, thisProcess } from './lease.js';
 export { createMemoryStore, MemoryStore } from './memory.js';
 export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from './options.js';
+export type {
+  ClaimDueOptions,
+  DueRevisit,
+  RevisitRecord,
+  RevisitSchedule,
+  RevisitTotals,
+  VisitChange,
+  VisitOutcome,
+  VisitPage,
+  VisitRecord,
+} from './revisit-types.js';
+export { VISIT_CHANGES } from './revisit-types.js';
 export {
   acquireRunLock,
   RUN_LOCK_FILE,

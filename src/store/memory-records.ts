@@ -3,10 +3,12 @@
  * bodies, links and indexed text, duplicates and error codes. URLs and their
  * states live in `MemoryFrontier`.
  */
+
 import { createHash } from 'node:crypto';
 import { StoreStateError } from '../errors/index.js';
 import { bodyFileName, decompressBody } from './bodies.js';
 import { MemoryText } from './memory-text.js';
+import type { VisitOutcome, VisitPage } from './revisit-types.js';
 import { errorCode, errorCounts } from './tally.js';
 import type {
   FetchedPage,
@@ -119,6 +121,31 @@ export class MemoryRecords {
       error: null,
       location: null,
     });
+  }
+
+  /** A revisit's new copy of a stored page: its fetch fields, hashes and body. */
+  replacePage(url: string, v: VisitOutcome & { page: VisitPage }, body: Buffer | undefined): void {
+    const p = this.#pages.get(url);
+    if (p === undefined) return;
+    Object.assign(p, {
+      fetchedAt: v.at,
+      status: v.page.status,
+      contentType: v.page.contentType,
+      bytes: v.page.bytes,
+      title: v.page.title,
+      relevance: v.page.relevance,
+      contentHash: v.contentHash ?? null,
+      textHash: v.textHash ?? null,
+    });
+    if (body !== undefined) {
+      this.#bodies.set(url, body);
+      p.bodyFile = bodyFileName(url);
+    }
+  }
+
+  /** Whether `url` has a stored page; its hashes when it does. */
+  pageOf(url: string): PageRecord | undefined {
+    return this.#pages.get(url);
   }
 
   errors(): { code: string; count: number }[] {

@@ -7,12 +7,14 @@
 
 import { InvalidOptionError, StoreError, StoreStateError } from '../errors/index.js';
 import { compressBody } from './bodies.js';
+import type { Revisits } from './contracts.js';
 import { HostPicker } from './host-claim.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner } from './lease.js';
 import { type Planned, planCommit } from './memory-commit.js';
 import { MemoryFrontier } from './memory-frontier.js';
 import { LeaseBook } from './memory-leases.js';
 import { MemoryRecords } from './memory-records.js';
+import { memoryRevisitMethods, RevisitBook } from './memory-revisits.js';
 import { MemoryTotals } from './memory-totals.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
@@ -49,12 +51,29 @@ function stateError(verb: string, url: string, rec: UrlRecord | undefined): Erro
   return new StoreStateError(`cannot ${verb} ${url}: it is ${is}, expected processing`, { url });
 }
 
+/** The `Revisits` methods, set in the constructor (memory-revisits.ts / sqlite-revisit-api.ts). */
+export interface MemoryStore extends Revisits {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class MemoryStore extends OutcomeShortcuts implements Store {
   readonly #f = new MemoryFrontier();
   readonly #urls = this.#f.urls;
   readonly #t = new MemoryTotals();
   readonly #r = new MemoryRecords();
   readonly #leases = new LeaseBook();
+  readonly #rv = new RevisitBook();
+
+  constructor() {
+    super();
+    const rv = memoryRevisitMethods({
+      book: this.#rv,
+      open: (op) => this.#open(op),
+      urlOf: (u) => this.#urls.get(u),
+      records: this.#r,
+      checkLease: (op, id) => this.#leases.check(op, id),
+    });
+    Object.assign(this, rv);
+  }
   readonly #seeds = new Set<string>();
   #keywords = new Map<string, number>();
   readonly #meta = new Map<string, string>();
@@ -231,7 +250,8 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
         n++;
       }
     }
-    return n;
+    const open = new Set(this.#leases.list().map((l) => l.id));
+    return n + this.#rv.recover((id) => open.has(id));
   }
 
   async openLease(owner: LeaseOwner, expiresAt: number): Promise<Lease> {
@@ -252,7 +272,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     checkLeaseId('closeLease(id)', id);
     const urls = this.#leases.close(id);
     for (const u of urls) this.#requeue(this.#urls.get(u) as UrlRecord, undefined);
-    return urls.length;
+    return urls.length + this.#rv.closeLease(id);
   }
 
   async leases(): Promise<Lease[]> {

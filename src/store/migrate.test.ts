@@ -354,6 +354,8 @@ describe('SQLite store migrations', () => {
       ],
     );
     assert.equal((await st.stats()).redirects, 1);
+    // Version 7: a page kept before the upgrade can be scheduled for revisits.
+    assert.equal(await st.scheduleRevisits([{ url: s, dueAt: 50 }]), 1);
     await st.close();
     const db = new Database(file, { readonly: true });
     try {
@@ -382,6 +384,9 @@ describe('SQLite store migrations', () => {
       assert.deepEqual(indexes, ['urls_hash', 'urls_processing', 'urls_waiting']);
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
       assert.throws(() => db.prepare('SELECT 1 FROM urls_v5'), /no such table/);
+      assert.deepEqual(db.prepare('SELECT due_at, visits FROM revisits').all(), [
+        { due_at: 50, visits: 0 },
+      ]);
     } finally {
       db.close();
     }

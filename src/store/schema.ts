@@ -288,10 +288,45 @@ CREATE VIEW processing AS
 `;
 
 /**
+ * Version 7: revisits (DESIGN 1.3). `revisits` holds each kept page's revisit record
+ * (counts, validators, λ̂, next due time, a revisit claim in flight and its lease);
+ * `visits` every revisit recorded (change: 0 unchanged, 1 changed, 2 gone, 3 failed).
+ */
+const V7 = `
+CREATE TABLE revisits (
+  url_id INTEGER PRIMARY KEY,
+  visits INTEGER NOT NULL DEFAULT 0,
+  changes INTEGER NOT NULL DEFAULT 0,
+  last_visit_at INTEGER NOT NULL,
+  last_change_at INTEGER,
+  etag TEXT,
+  last_modified TEXT,
+  rate REAL,
+  due_at INTEGER,
+  gone_at INTEGER,
+  claimed INTEGER NOT NULL DEFAULT 0,
+  lease_id INTEGER
+);
+CREATE INDEX revisits_due ON revisits (due_at, url_id) WHERE due_at IS NOT NULL AND claimed = 0;
+CREATE TABLE visits (
+  id INTEGER PRIMARY KEY,
+  url_id INTEGER NOT NULL,
+  at INTEGER NOT NULL,
+  status INTEGER,
+  change INTEGER NOT NULL,
+  content_hash TEXT,
+  text_hash TEXT,
+  last_modified INTEGER,
+  error TEXT
+);
+CREATE INDEX visits_url ON visits (url_id, id);
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

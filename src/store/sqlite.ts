@@ -14,6 +14,7 @@ import {
   StoreStateError,
 } from '../errors/index.js';
 import type { BodyFiles } from './bodies.js';
+import type { Revisits } from './contracts.js';
 import { hash53 } from './hash.js';
 import { KnownCache } from './known-cache.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner, leaseLostError } from './lease.js';
@@ -22,6 +23,8 @@ import { OutcomeShortcuts } from './shortcuts.js';
 import { type CommitContext, commitOutcomes } from './sqlite-commit.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteReader } from './sqlite-read.js';
+import { revisitMethods } from './sqlite-revisit-api.js';
+import { SqliteRevisits } from './sqlite-revisits.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
 import { claimRows, insertUrls, stateError, type UrlIndex } from './sqlite-urls.js';
@@ -58,6 +61,10 @@ import { type EncodedOutcome, encodeOutcomes } from './wire.js';
 /** URLs remembered per generation by the cache of known URLs. */
 const CACHE_URLS = 20_000;
 
+/** The `Revisits` methods, set in the constructor (memory-revisits.ts / sqlite-revisit-api.ts). */
+export interface SqliteStore extends Revisits {}
+
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #db: Database;
   readonly #path: string;
@@ -67,6 +74,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #r: SqliteReader;
   readonly #search: SqliteSearch;
   readonly #leases: SqliteLeases;
+  readonly #rv: SqliteRevisits;
   /** What `commit` needs of this store (sqlite-commit.ts). */
   readonly #commits: CommitContext;
   readonly #pending = new Set<Promise<unknown>>();
@@ -98,6 +106,15 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     this.#r = new SqliteReader(db, bodies, this.#find, (op, fn) => this.#sync(op, fn));
     this.#search = new SqliteSearch(db);
     this.#leases = new SqliteLeases(db);
+    this.#rv = new SqliteRevisits(db);
+    const rv = revisitMethods({
+      rv: this.#rv,
+      bodies,
+      sync: (op, fn) => this.#sync(op, fn),
+      tx: (op, fn) => this.#tx(op, (ix) => fn(ix.find), true),
+      leaseOpen: (id) => this.#leases.isOpen(id),
+    });
+    Object.assign(this, rv);
     this.#commits = {
       sync: (op, fn) => this.#sync(op, fn),
       index: (op) => this.#index(op),
@@ -247,7 +264,9 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async recover(options?: RecoverOptions): Promise<number> {
     const now = v.checkRecoverOptions('recover options', options);
-    const n = this.#release('recover', () => this.#leases.recover(now));
+    const n =
+      this.#release('recover', () => this.#leases.recover(now)) +
+      this.#tx('recover', () => this.#rv.recover());
     // Staged bodies of commits cut short; a live lease's commit may be staging one.
     if ((await this.leases()).length === 0) await this.#bodies.clearTmp();
     return n;
@@ -266,7 +285,10 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async closeLease(id: number): Promise<number> {
     checkLeaseId('closeLease(id)', id);
-    return this.#release('closeLease', () => this.#leases.close(id));
+    return (
+      this.#release('closeLease', () => this.#leases.close(id)) +
+      this.#tx('closeLease', () => this.#rv.closeLease(id))
+    );
   }
 
   /** Claims moved back to waiting by `release` (in a transaction); returns how many. */

@@ -14,6 +14,15 @@ import { type ErrorData, errorFromData, InvalidOptionError, StoreError } from '.
 import { type HeapLimits, startWorker } from '../thread/index.js';
 import { checkCommitOptions } from './lease.js';
 import type { StoreOptionsInput } from './options.js';
+import type {
+  ClaimDueOptions,
+  DueRevisit,
+  RevisitRecord,
+  RevisitSchedule,
+  RevisitTotals,
+  VisitOutcome,
+  VisitRecord,
+} from './revisit-types.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import type { ThreadInit, ThreadReply } from './thread-worker.js';
 import type {
@@ -281,6 +290,34 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
 
   links(): AsyncIterable<LinkRecord> {
     return this.#iterate('links', []);
+  }
+
+  scheduleRevisits(items: readonly RevisitSchedule[]): Promise<number> {
+    return this.#call('scheduleRevisits', [items]);
+  }
+
+  claimDue(n: number, options?: ClaimDueOptions): Promise<DueRevisit[]> {
+    return this.#call('claimDue', options === undefined ? [n] : [n, options]);
+  }
+
+  recordVisits(visits: readonly VisitOutcome[], options?: LeaseOptions): Promise<CommitResult> {
+    return this.#call('recordVisits', options === undefined ? [visits] : [visits, options]);
+  }
+
+  releaseDue(urls: readonly string[], options?: LeaseOptions): Promise<number> {
+    return this.#call('releaseDue', options === undefined ? [urls] : [urls, options]);
+  }
+
+  revisits(): AsyncIterable<RevisitRecord> {
+    return this.#iterate('revisits', []);
+  }
+
+  visits(url?: string): AsyncIterable<VisitRecord> {
+    return this.#iterate('visits', url === undefined ? [] : [url]);
+  }
+
+  revisitTotals(now?: number): Promise<RevisitTotals> {
+    return this.#call('revisitTotals', now === undefined ? [] : [now]);
   }
 
   async readBody(url: string): Promise<Buffer | null> {

@@ -50,6 +50,24 @@ export {
   ROBOTS_TAG_PAGES,
 } from './moved.js';
 export {
+  NEWS_COUNTS,
+  NEWS_EPOCH_MS,
+  NEWS_HOST,
+  NEWS_MAX_RATE,
+  NEWS_MIN_RATE,
+  NEWS_PER_PAGE,
+  NEWS_SECTIONS,
+  type NewsArticle,
+  type NewsSection,
+  type NewsValidator,
+  newsArticles,
+  newsChangeTimes,
+  newsETag,
+  newsFingerprint,
+  newsPagesAt,
+  newsVersionAt,
+} from './news-model.js';
+export {
   DEFAULT_CLOCK_START_MS,
   startTestWeb,
   type TestWeb,

@@ -11,6 +11,7 @@ import { JOBS_HOST, jobsHandler } from './jobs.js';
 import { LABELS_PATH, labelsJson } from './labels.js';
 import { getModel, PORTAL_HOST } from './model.js';
 import { movedHosts } from './moved.js';
+import { NEWS_HOST, newsHandler } from './news.js';
 import { specialHosts } from './special.js';
 import { mediaHosts, slowHost } from './special-media.js';
 import { portalHandler, topicalHandler } from './topical.js';
@@ -58,7 +59,7 @@ export interface TestWeb {
   /** Request log (oldest first). */
   readonly requests: RequestLogEntry[];
   clearLog(): void;
-  /** Simulated time used by the forum. */
+  /** Simulated time used by the forums and news.test. */
   readonly clock: SimClock;
   close(): Promise<void>;
 }
@@ -119,6 +120,7 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
   }
   for (const h of FORUM_HOSTS) routes.set(h, forumHandler(h));
   routes.set(JOBS_HOST, jobsHandler);
+  routes.set(NEWS_HOST, newsHandler);
   routes.set(PORTAL_HOST, portalHandler(model));
   const topical = topicalHandler(model);
   for (const h of model.hosts) routes.set(h.name, topical);

@@ -13,7 +13,7 @@ const repo = join(here, '..', '..');
 
 /** One line of `--json-log`. */
 export interface LogEvent {
-  event: 'page' | 'progress' | 'warning' | 'end';
+  event: 'page' | 'progress' | 'warning' | 'end' | 'revisit' | 'plan' | 'watchEnd';
   [key: string]: unknown;
 }
 
@@ -30,9 +30,14 @@ export interface CrawlChild {
 
 /** Starts `focuscrawl crawl ARGS --json-log` from the sources in a child process. */
 export function spawnCrawl(args: readonly string[]): CrawlChild {
+  return spawnCli('crawl', args);
+}
+
+/** Starts `focuscrawl COMMAND ARGS --json-log` from the sources in a child process. */
+export function spawnCli(command: string, args: readonly string[]): CrawlChild {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(here, 'cli-child.ts'), 'crawl', ...args, '--json-log'],
+    ['--import', 'tsx', join(here, 'cli-child.ts'), command, ...args, '--json-log'],
     { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const events: LogEvent[] = [];

@@ -1,0 +1,81 @@
+/**
+ * The SQLite store's `Revisits` methods: input checked, bodies of changed pages
+ * written before the transaction that records the visits (placed by name, as a
+ * page's body is), claims checked in that transaction.
+ */
+import type { BodyFiles } from './bodies.js';
+import type { Revisits } from './contracts.js';
+import { checkCommitOptions, leaseLostError } from './lease.js';
+import type { SqliteRevisits } from './sqlite-revisits.js';
+import type { FoundUrl } from './sqlite-statements.js';
+import { checkUrlList } from './validate.js';
+import { checkClaimDue, checkSchedules, checkVisits } from './validate-revisits.js';
+
+/** Rows read per statement while iterating. */
+const PAGE_ROWS = 500;
+
+export interface RevisitContext {
+  rv: SqliteRevisits;
+  bodies: BodyFiles;
+  sync<T>(op: string, fn: () => T): T;
+  /** A write transaction; `find` looks a URL up. */
+  tx<T>(op: string, fn: (find: (url: string) => FoundUrl | undefined) => T): T;
+  /** Whether lease `id` is open (a claim under a closed one throws). */
+  leaseOpen(id: number): boolean;
+}
+
+export function revisitMethods(c: RevisitContext): Revisits {
+  return {
+    async scheduleRevisits(items) {
+      checkSchedules('scheduleRevisits', items);
+      return c.tx('scheduleRevisits', (find) => c.rv.schedule(items, (u) => find(u)?.id));
+    },
+    async claimDue(n, options) {
+      const { now, lease } = checkClaimDue(n, options);
+      return c.tx('claimDue', () => {
+        if (lease !== undefined && !c.leaseOpen(lease)) throw leaseLostError('claimDue', lease);
+        return c.rv.claim(n, now, lease);
+      });
+    },
+    async recordVisits(all, options) {
+      checkVisits('recordVisits', all);
+      const lease = checkCommitOptions('recordVisits options', options);
+      const refused: string[] = [];
+      const visits = c.sync('recordVisits', () => c.rv.held(all, lease, refused));
+      const files = new Map<string, string>();
+      for (const v of visits) {
+        if (v.page?.body !== undefined)
+          files.set(v.url, (await c.bodies.write(v.url, v.page.body)).name);
+      }
+      // Another handle may have taken a claim back meanwhile: refused too.
+      c.tx('recordVisits', () =>
+        c.rv.record(c.rv.held(visits, lease, refused), (u) => files.get(u)),
+      );
+      return { refused };
+    },
+    async releaseDue(urls, options) {
+      checkUrlList('releaseDue', urls);
+      const lease = checkCommitOptions('releaseDue options', options);
+      return c.tx('releaseDue', () => c.rv.release(c.rv.claimedIds(urls, lease)));
+    },
+    async *revisits() {
+      for (let after = 0; ; ) {
+        const rows = c.sync('revisits', () => c.rv.records(after, PAGE_ROWS));
+        for (const { id: _id, ...r } of rows) yield r;
+        if (rows.length < PAGE_ROWS) return;
+        after = (rows.at(-1) as { id: number }).id;
+      }
+    },
+    async *visits(url) {
+      for (let after = 0; ; ) {
+        const rows = c.sync('visits', () => c.rv.visits(after, url, PAGE_ROWS));
+        for (const { id: _id, ...r } of rows) yield r;
+        if (rows.length < PAGE_ROWS) return;
+        after = (rows.at(-1) as { id: number }).id;
+      }
+    },
+    async revisitTotals(now = Date.now()) {
+      return c.sync('revisitTotals', () => c.rv.totals(now));
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The request budget of an incremental crawl: a global rate over all hosts (on top
+ * of per-host politeness), shared by revisits and the frontier. A token bucket of
+ * one request: requests start at most one per `intervalMs`, so no window of any
+ * length holds more than its share of the budget plus one request.
+ *
+ * Revisits come first, up to their own share (`setRevisitRate`, from the revisit
+ * plan); a token a revisit does not take goes to the frontier, so budget the
+ * revisits leave unused flows back to discovery.
+ */
+import { InvalidOptionError } from '../errors/index.js';
+
+/** A budget: `requests` per `perMs` milliseconds. */
+export interface Budget {
+  requests: number;
+  perMs: number;
+}
+
+const UNITS: Record<string, number> = {
+  s: 1_000,
+  sec: 1_000,
+  second: 1_000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+  d: 86_400_000,
+  day: 86_400_000,
+};
+
+/**
+ * Reads a budget written `N/unit` (`30/min`, `2/s`, `1000/hour`, `5000/day`; units
+ * s, sec, second, m, min, minute, h, hour, d, day). `where` names the flag or
+ * option in the error.
+ */
+export function parseBudget(text: string, where = '--budget'): Budget {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*\/\s*([a-z]+?)s?\s*$/i.exec(text);
+  const unit = m?.[2]?.toLowerCase();
+  const perMs = unit === undefined ? undefined : UNITS[unit];
+  if (m === null || perMs === undefined) {
+    throw new InvalidOptionError(
+      `${where}: expected requests per unit such as 30/min, 2/s or 1000/hour, got ${JSON.stringify(text)}`,
+    );
+  }
+  const requests = Number(m[1]);
+  if (!(requests > 0))
+    throw new InvalidOptionError(`${where}: a budget of ${requests} requests allows nothing`);
+  return { requests, perMs };
+}
+
+/** Requests per day of a budget. */
+export const perDay = (b: Budget): number => (b.requests * 86_400_000) / b.perMs;
+
+export class RequestBudget {
+  readonly intervalMs: number;
+  readonly #now: () => number;
+  /** When the next request may start. */
+  #nextAt: number;
+  /** When the next revisit may start, under the revisits' own share. */
+  #revisitNextAt: number;
+  #revisitIntervalMs = Number.POSITIVE_INFINITY;
+  /** Revisits ready to start, waiting for a token: the frontier waits behind them. */
+  #revisitsWaiting = 0;
+  /** Requests started, by kind. */
+  readonly taken = { revisit: 0, discovery: 0, extra: 0 };
+
+  constructor(budget: Budget, now: () => number = Date.now) {
+    this.intervalMs = budget.perMs / budget.requests;
+    this.#now = now;
+    this.#nextAt = now();
+    this.#revisitNextAt = this.#nextAt;
+  }
+
+  /** Sets the revisits' share, in requests per day (the plan's refresh budget). */
+  setRevisitRate(perDay: number): void {
+    this.#revisitIntervalMs = perDay > 0 ? 86_400_000 / perDay : Number.POSITIVE_INFINITY;
+    this.#revisitNextAt = Math.min(this.#revisitNextAt, this.#now() + this.#revisitIntervalMs);
+  }
+
+  /** How many revisits are ready and waiting for a token (set by the reviser). */
+  set revisitsWaiting(n: number) {
+    this.#revisitsWaiting = n;
+  }
+
+  /** The gate the crawl engine takes from (`RequestGate`). */
+  readonly discovery = {
+    ready: (): boolean =>
+      this.#now() >= this.#nextAt && !(this.#revisitsWaiting > 0 && this.revisitReady()),
+    take: (): void => {
+      this.#take();
+      this.taken.discovery++;
+    },
+    nextAt: (): number => this.#nextAt,
+  };
+
+  /** Whether a revisit may start now (a token, and the revisits' share allows it). */
+  revisitReady(): boolean {
+    const now = this.#now();
+    return now >= this.#nextAt && now >= this.#revisitNextAt;
+  }
+
+  /** When the next revisit may start. */
+  revisitAt(): number {
+    return Math.max(this.#nextAt, this.#revisitNextAt);
+  }
+
+  takeRevisit(): void {
+    this.#take();
+    this.#revisitNextAt = Math.max(this.#revisitNextAt, this.#now()) + this.#revisitIntervalMs;
+    this.taken.revisit++;
+  }
+
+  /**
+   * Counts requests a fetch made beyond its first (redirect hops, retries): they push
+   * the next start back, so that the budget holds over time.
+   */
+  charge(extra: number): void {
+    if (extra <= 0) return;
+    this.#nextAt += extra * this.intervalMs;
+    this.taken.extra += extra;
+  }
+
+  #take(): void {
+    this.#nextAt = Math.max(this.#nextAt, this.#now()) + this.intervalMs;
+  }
+}
