@@ -21,12 +21,15 @@ export * from './parse/index.js';
 export * from './ranking/index.js';
 export * from './relevance/index.js';
 export { buildReport, type ReportOptionsInput, writeReport } from './report/index.js';
+export * from './schedule/index.js';
 export {
+  type ClaimDueOptions,
   type ClaimedUrl,
   type Claims,
   type CommitResult,
   createMemoryStore,
   DB_FILE,
+  type DueRevisit,
   type FetchedPage,
   type FetchFailure,
   type FinalState,
@@ -46,6 +49,10 @@ export {
   type PageRecord,
   type PageScores,
   type Records,
+  type RevisitRecord,
+  type RevisitSchedule,
+  type Revisits,
+  type RevisitTotals,
   type RunRecords,
   SCHEMA_VERSION,
   SEED_PRIORITY,
@@ -60,6 +67,11 @@ export {
   URL_STATES,
   type UrlRecord,
   type UrlState,
+  VISIT_CHANGES,
+  type VisitChange,
+  type VisitOutcome,
+  type VisitPage,
+  type VisitRecord,
 } from './store/index.js';
 export {
   describeTestWeb,
@@ -71,3 +83,4 @@ export {
 } from './testweb/index.js';
 export * from './text/index.js';
 export * from './url/index.js';
+export * from './watch/index.js';

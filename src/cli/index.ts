@@ -16,7 +16,7 @@ Commands:
   watch --store DIR --topic FILE --budget 30/min [--duration 12h] [options]
                                           keep a crawl fresh: new URLs and revisits by change rate
   status --store DIR [--json]             crawl statistics, states, harvest rate, top hosts
-  export --store DIR --what history|pages|urls|links --format jsonl|csv [--out FILE]
+  export --store DIR --what history|pages|urls|links|changes --format jsonl|csv [--out FILE]
                                           export a store's tables
   report --store DIR --out FILE.html      self-contained HTML report with charts
   rank --store DIR [--w1 0.6 --w2 0.4 --damping 0.8]

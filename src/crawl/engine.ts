@@ -16,6 +16,7 @@ import { createStrategy, HostDispatch } from '../frontier/index.js';
 import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import { Claimer } from './claimer.js';
+import { type EngineHooks, KEEP_ALIVE_POLL_MS } from './engine-hooks.js';
 import { HostReadiness } from './host-ready.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
@@ -40,32 +41,6 @@ function priorityGap(o: CrawlOptions, s: Setup): number {
 }
 
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
-
-/** A request budget every fetch start takes one request from (watch/budget.ts). */
-export interface RequestGate {
-  /** Whether a request may start now. */
-  ready(): boolean;
-  /** Takes one request. */
-  take(): void;
-  /** When the next request may start (ms since the epoch). */
-  nextAt(): number;
-}
-
-/**
- * What an incremental crawl lends the engine (watch/): a fetcher shared with its
- * revisits (so that per-host politeness covers both; the engine does not close it),
- * a request budget, and a run that waits for new URLs instead of ending when the
- * frontier runs dry.
- */
-export interface EngineHooks {
-  fetcher?: Fetcher;
-  gate?: RequestGate;
-  /** While it returns true, an empty frontier is polled (every second) instead of ending the run. */
-  keepAlive?: () => boolean;
-}
-
-/** How often a run kept alive looks for new URLs when its frontier is empty. */
-const KEEP_ALIVE_POLL_MS = 1_000;
 
 export class Engine {
   readonly #o: CrawlOptions;

@@ -1,5 +1,11 @@
 // The fields of each export, in order. Times are ISO 8601 strings in UTC.
-import type { HistoryRecord, LinkRecord, PageRecord, UrlRecord } from '../store/index.js';
+import type {
+  HistoryRecord,
+  LinkRecord,
+  PageRecord,
+  UrlRecord,
+  VisitRecord,
+} from '../store/index.js';
 import type { Cell } from './csv.js';
 
 export interface Column<R> {
@@ -68,4 +74,19 @@ export const LINK_COLUMNS: readonly Column<LinkRecord>[] = [
   { name: 'from', value: (r) => r.from },
   { name: 'to', value: (r) => r.to },
   { name: 'anchor', value: (r) => r.anchor },
+];
+
+/** One row per recorded revisit (`Revisits.visits()`), in the order recorded. */
+export const CHANGE_COLUMNS: readonly Column<VisitRecord>[] = [
+  { name: 'url', value: (r) => r.url },
+  { name: 'at', value: (r) => iso(r.at) },
+  { name: 'status', value: (r) => r.status },
+  { name: 'change', value: (r) => r.change },
+  { name: 'contentHash', value: (r) => r.contentHash },
+  { name: 'textHash', value: (r) => r.textHash },
+  {
+    name: 'lastModified',
+    value: (r) => (r.lastModifiedMs === null ? null : iso(r.lastModifiedMs)),
+  },
+  { name: 'error', value: (r) => r.error },
 ];

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openStore, type Store } from '../store/index.js';
+import { createMemoryStore, openStore, type Store } from '../store/index.js';
 import { exportLines, exportStore, exportToFile } from './index.js';
 import { buildSampleStore, SAMPLE } from './testing.js';
 
@@ -138,4 +138,28 @@ test('invalid export options name the field', async () => {
   } finally {
     await store.close();
   }
+});
+
+test('changes: the revisits of a memory store, through exportLines', async () => {
+  const store = createMemoryStore();
+  const url = 'http://m.test/';
+  await store.addSeeds([url]);
+  await store.claim(1);
+  await store.complete(url, { fetchedAt: 1000, status: 200, bytes: 5, relevance: 0.5 });
+  await store.scheduleRevisits([{ url, dueAt: 2000 }]);
+  await store.claimDue(1, { now: 2000 });
+  await store.recordVisits([
+    { url, at: 2500, status: 304, change: 'unchanged', lastModifiedMs: 0, dueAt: null },
+  ]);
+  const lines: string[] = [];
+  for await (const l of exportLines(store, { what: 'changes', format: 'csv' })) lines.push(l);
+  assert.deepEqual(lines, [
+    'url,at,status,change,contentHash,textHash,lastModified,error\r\n',
+    `${url},1970-01-01T00:00:02.500Z,304,unchanged,,,1970-01-01T00:00:00.000Z,\r\n`,
+  ]);
+  const json: string[] = [];
+  for await (const l of exportLines(store, { what: 'changes' })) json.push(l);
+  assert.deepEqual(json, [
+    `{"url":"${url}","at":"1970-01-01T00:00:02.500Z","status":304,"change":"unchanged","contentHash":null,"textHash":null,"lastModified":"1970-01-01T00:00:00.000Z","error":null}\n`,
+  ]);
 });

@@ -1,9 +1,10 @@
-// Streams a store's history, pages, URLs or links as JSON Lines or CSV.
+// Streams a store's history, pages, URLs, links or revisits as JSON Lines or CSV.
 import { z } from 'zod';
 import { InvalidOptionError } from '../errors/index.js';
 import { analyzeBody, type ParseOptions } from '../parse/index.js';
 import type { PageRecord, Store } from '../store/index.js';
 import {
+  CHANGE_COLUMNS,
   type Column,
   HISTORY_COLUMNS,
   LINK_COLUMNS,
@@ -13,14 +14,14 @@ import {
 } from './columns.js';
 import { BOM, type Cell, csvRecord, jsonRecord } from './csv.js';
 
-export const EXPORT_WHATS = ['history', 'pages', 'urls', 'links'] as const;
+export const EXPORT_WHATS = ['history', 'pages', 'urls', 'links', 'changes'] as const;
 export type ExportWhat = (typeof EXPORT_WHATS)[number];
 export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const exportOptionsSchema = z
   .strictObject({
-    /** The table: fetch history, fetched pages, known URLs, or links. */
+    /** The table: fetch history, fetched pages, known URLs, links, or recorded revisits. */
     what: z.enum(EXPORT_WHATS),
     /** @default 'jsonl' */
     format: z.enum(EXPORT_FORMATS).default('jsonl'),
@@ -132,6 +133,9 @@ export async function* exportLines(
       return;
     case 'links':
       yield* encode(store.links(), LINK_COLUMNS, o);
+      return;
+    case 'changes':
+      yield* encode(store.visits(), CHANGE_COLUMNS, o);
       return;
   }
 }

@@ -7,7 +7,9 @@ import {
   formatPercent,
   formatTime,
 } from '../util/index.js';
+import { revisitLines } from './format-revisits.js';
 import type { StatusData } from './status.js';
+import { formatTable } from './table.js';
 
 const STOP_REASONS: Record<string, string> = {
   exhausted: 'exhausted (nothing left to fetch)',
@@ -15,17 +17,6 @@ const STOP_REASONS: Record<string, string> = {
   duration: 'duration reached',
   stopped: 'stopped (Ctrl-C or stop())',
 };
-
-/** Right-aligned columns under a header; the first column left-aligned. */
-export function formatTable(header: string[], rows: string[][]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0)))
-      .join('  ')
-      .trimEnd();
-  return [line(header), ...rows.map(line)];
-}
 
 /** A threshold or weight as people read it: `0.1`, `0.1834`. */
 const short = (x: number) => String(+x.toPrecision(4));
@@ -174,6 +165,7 @@ export function formatStatus(d: StatusData): string {
     const why = last === null ? 'running, or its process died' : (STOP_REASONS[last] ?? last);
     row('Runs', `${d.runs.count}, last: ${why}`);
   }
+  if (d.revisits) lines.push(...revisitLines(d.revisits));
 
   lines.push(...topPageLines(d));
 

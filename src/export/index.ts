@@ -7,7 +7,14 @@ export {
   readThresholdHistory,
   readTopicHistory,
 } from './adaptation.js';
-export { type Column, HISTORY_COLUMNS, LINK_COLUMNS, pageColumns, URL_COLUMNS } from './columns.js';
+export {
+  CHANGE_COLUMNS,
+  type Column,
+  HISTORY_COLUMNS,
+  LINK_COLUMNS,
+  pageColumns,
+  URL_COLUMNS,
+} from './columns.js';
 export { BOM, type Cell, CSV_EOL, csvField, csvRecord, jsonRecord } from './csv.js';
 export {
   EXPORT_FORMATS,
@@ -21,6 +28,8 @@ export {
   exportStore,
   pageText,
 } from './export.js';
-export { formatStatus, formatTable } from './format-status.js';
+export { formatStatus } from './format-status.js';
+export type { RevisitMeta, RevisitPlanStatus, RevisitStatus } from './revisit-status.js';
 export { exportToFile, type FileSink, openFileSink } from './sink.js';
 export { gatherStatus, type RunInfo, type StatusData } from './status.js';
+export { formatTable } from './table.js';

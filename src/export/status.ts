@@ -16,6 +16,7 @@ import {
 import type { ThresholdChange, ThresholdKind, TopicChange } from '../relevance/history.js';
 import { type HostStats, leaseLost, type StateCounts, type Store } from '../store/index.js';
 import { readAdaptation } from './adaptation.js';
+import { gatherRevisitStatus, type RevisitMeta, type RevisitStatus } from './revisit-status.js';
 
 /** Threshold changes listed by `status`. */
 export const STATUS_LAST_CHANGES = 5;
@@ -119,6 +120,11 @@ export interface StatusData {
   ranking: RankingSummary | null;
   /** Kept pages with the highest final score P, best first (none before a ranking). */
   topPages: RankedPage[];
+  /**
+   * Revisits (DESIGN 1.3), when the store has revisit records or a watch recorded;
+   * absent otherwise.
+   */
+  revisits?: RevisitStatus;
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -158,10 +164,14 @@ function readTopic(raw: unknown): StatusData['topic'] {
  * Reads the figures of `status` from a store (a read-only one will do).
  * @param options.topHosts hosts listed @default 10
  * @param options.topPages pages listed by P @default 10
+ * @param options.revisitMeta the stored watch and revisit plan (`getMeta(META_WATCH)`,
+ *   `getMeta(META_PLAN)` of src/watch) for the revisits section @default none: the
+ *   section then shows the store's own revisit figures only
+ * @param options.now the status's time (what is due now, live leases) @default Date.now()
  */
 export async function gatherStatus(
   store: Store,
-  options: { topHosts?: number; topPages?: number } = {},
+  options: { topHosts?: number; topPages?: number; revisitMeta?: RevisitMeta; now?: number } = {},
 ): Promise<StatusData> {
   const stats = await store.stats({ topHosts: options.topHosts ?? 10 });
   const runs = readRuns(await store.getMeta(META_RUNS));
@@ -169,7 +179,7 @@ export async function gatherStatus(
   const seeds = (await store.getSeeds()).length;
   const adaptation = await readAdaptation(store);
   const { complete, discard } = stats.counts;
-  const now = Date.now();
+  const now = options.now ?? Date.now();
   const running = (await store.leases()).map((l) => ({
     host: l.host,
     pid: l.pid,
@@ -196,6 +206,7 @@ export async function gatherStatus(
   const totalTimeMs = startedAt !== null && endedAt !== null ? endedAt - startedAt : null;
 
   const counted = runs.filter((r) => r.requests !== null);
+  const revisits = await gatherRevisitStatus(store, options.revisitMeta ?? {}, now);
   return {
     fetched: stats.fetched,
     responses: stats.responses,
@@ -233,6 +244,7 @@ export async function gatherStatus(
     ranking: await storedRanking(store),
     topPages:
       (options.topPages ?? 10) > 0 ? await topPagesByScore(store, options.topPages ?? 10) : [],
+    ...(revisits !== null ? { revisits } : {}),
   };
 }
 

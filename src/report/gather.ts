@@ -12,6 +12,7 @@ import {
 import type { ThresholdHistory, TopicChange } from '../relevance/history.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
 import { Decimator } from '../util/index.js';
+import { gatherRevisits, type RevisitReport } from './revisits.js';
 import {
   addToHistogram,
   EdgeCounter,
@@ -118,6 +119,8 @@ export interface ReportData {
     /** The latest `MAX_TOPIC_CHANGES` changes, oldest first. */
     changes: TopicChange[];
   } | null;
+  /** The revisits of a watched store (visits over time, λ̂ by decade); null without any visit. */
+  revisits: RevisitReport | null;
 }
 
 export interface GatherOptions {
@@ -300,5 +303,6 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
             keywords: Object.keys(tv.keywords).length,
             changes: tv.changes.slice(-MAX_TOPIC_CHANGES),
           },
+    revisits: await gatherRevisits(store),
   };
 }

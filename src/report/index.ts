@@ -19,6 +19,7 @@ export type { ReportData, RunRow, TimelinePoint, TopPage } from './gather.js';
 export { gatherReport } from './gather.js';
 export { renderReport } from './html.js';
 export { CSP, htmlDocument } from './page.js';
+export type { RateBin, RevisitReport, VisitBucket } from './revisits.js';
 export { type Axis, countAxis, niceAxis, UNIT_AXIS } from './scale.js';
 export { type AxisSpec, type LineSeries, lineChart } from './svg.js';
 

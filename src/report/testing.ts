@@ -1,7 +1,9 @@
 // A synthetic crawl written through the Store API, for the report's tests and for
 // trying the report out. Deterministic for a given seed.
+
 import type { CrawlRunRecord, StoredTopic } from '../crawl/index.js';
 import type { Outcome, Store } from '../store/index.js';
+import { seededRandom as prng } from '../util/index.js';
 
 /** A title a hostile page could carry: it must come out of the report inert. */
 export const EVIL_TITLE = '</title><script>alert(1)</script><img src=x onerror=alert(2)>';
@@ -14,18 +16,6 @@ export interface SyntheticCrawl {
   error: number;
   firstFetchAt: number;
   lastFetchAt: number;
-}
-
-/** Mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const HOSTS = ['grid.test', 'power.test', 'news.test', 'energy.test', '电网.test'];

@@ -1,5 +1,6 @@
 // Revisit allocation on hand-solved budgets, its advantage over uniform revisits, the
 // budget split between discovery and refreshing, and due times.
+
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
@@ -152,7 +153,10 @@ describe('allocateRevisits, in general', () => {
 
   it('refuses bad pages or budgets, naming them', () => {
     const ok = [{ id: 'a', ratePerDay: 1 }];
-    assert.throws(() => allocateRevisits(ok, -1), { name: 'RangeError', message: /budgetPerDay/ });
+    assert.throws(() => allocateRevisits(ok, -1), {
+      name: 'InvalidOptionError',
+      message: /budgetPerDay/,
+    });
     assert.throws(() => allocateRevisits(ok, Number.POSITIVE_INFINITY), /budgetPerDay/);
     assert.throws(() => allocateRevisits([...ok, ...ok], 1), /pages\[1\]\.id/);
     assert.throws(
@@ -198,7 +202,7 @@ describe('splitBudget', () => {
   it('refuses bad input, naming it', () => {
     const base = { totalPerDay: 10, discoveryDemandPerDay: 1 };
     assert.throws(() => splitBudget({ ...base, totalPerDay: -1 }), {
-      name: 'RangeError',
+      name: 'InvalidOptionError',
       message: /totalPerDay/,
     });
     assert.throws(
@@ -220,7 +224,10 @@ describe('nextDue', () => {
   });
 
   it('refuses bad input, naming it', () => {
-    assert.throws(() => nextDue(Number.NaN, 1), { name: 'RangeError', message: /lastVisitAt/ });
+    assert.throws(() => nextDue(Number.NaN, 1), {
+      name: 'InvalidOptionError',
+      message: /lastVisitAt/,
+    });
     assert.throws(() => nextDue(t, -1), /revisitsPerDay/);
   });
 });

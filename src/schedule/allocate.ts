@@ -14,6 +14,7 @@
  * change fastest have the smallest first gain, so they are the first to get nothing:
  * revisiting them is paid for and stale again almost at once.
  */
+import { InvalidOptionError } from '../errors/index.js';
 import { MS_PER_DAY } from './estimate.js';
 import { atLeastTwo, expectedFreshness } from './freshness.js';
 
@@ -48,7 +49,7 @@ const RELATIVE_TOLERANCE = 1e-14;
 
 function checkNonNegative(where: string, name: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${where}: ${name} must be a finite number ≥ 0, got ${value}`);
+    throw new InvalidOptionError(`${where}: ${name} must be a finite number ≥ 0, got ${value}`);
   }
   return value;
 }
@@ -112,15 +113,17 @@ function totalAt(mu: number, active: readonly Active[]): number {
  */
 export function allocateRevisits(pages: readonly RevisitPage[], budgetPerDay: number): RevisitPlan {
   checkNonNegative('allocateRevisits', 'budgetPerDay', budgetPerDay);
-  if (!Array.isArray(pages)) throw new RangeError('allocateRevisits: pages must be an array');
+  if (!Array.isArray(pages))
+    throw new InvalidOptionError('allocateRevisits: pages must be an array');
   const seen = new Set<string>();
   const active: Active[] = [];
   const weights: number[] = [];
   pages.forEach((p, i) => {
     if (typeof p?.id !== 'string') {
-      throw new RangeError(`allocateRevisits: pages[${i}].id must be a string`);
+      throw new InvalidOptionError(`allocateRevisits: pages[${i}].id must be a string`);
     }
-    if (seen.has(p.id)) throw new RangeError(`allocateRevisits: pages[${i}].id ${p.id} repeats`);
+    if (seen.has(p.id))
+      throw new InvalidOptionError(`allocateRevisits: pages[${i}].id ${p.id} repeats`);
     seen.add(p.id);
     const rate = checkNonNegative('allocateRevisits', `pages[${i}].ratePerDay`, p.ratePerDay);
     const weight = checkNonNegative('allocateRevisits', `pages[${i}].weight`, p.weight ?? 1);
@@ -222,13 +225,15 @@ export function splitBudget(input: BudgetSplitInput): BudgetSplit {
   );
   const refreshDemand = input.refreshDemandPerDay ?? Number.POSITIVE_INFINITY;
   if (typeof refreshDemand !== 'number' || Number.isNaN(refreshDemand) || refreshDemand < 0) {
-    throw new RangeError(
+    throw new InvalidOptionError(
       `splitBudget: refreshDemandPerDay must be a number ≥ 0 (or Infinity), got ${refreshDemand}`,
     );
   }
   const share = input.discoveryShare ?? DEFAULT_DISCOVERY_SHARE;
   if (typeof share !== 'number' || !(share >= 0 && share <= 1)) {
-    throw new RangeError(`splitBudget: discoveryShare must be a number in [0, 1], got ${share}`);
+    throw new InvalidOptionError(
+      `splitBudget: discoveryShare must be a number in [0, 1], got ${share}`,
+    );
   }
   let discovery = Math.min(discoveryDemand, share * total);
   const refresh = Math.min(refreshDemand, total - discovery);
@@ -246,7 +251,9 @@ export function splitBudget(input: BudgetSplitInput): BudgetSplit {
  */
 export function nextDue(lastVisitAt: number, revisitsPerDay: number): number {
   if (typeof lastVisitAt !== 'number' || !Number.isFinite(lastVisitAt)) {
-    throw new RangeError(`nextDue: lastVisitAt must be a finite time in ms, got ${lastVisitAt}`);
+    throw new InvalidOptionError(
+      `nextDue: lastVisitAt must be a finite time in ms, got ${lastVisitAt}`,
+    );
   }
   checkNonNegative('nextDue', 'revisitsPerDay', revisitsPerDay);
   if (revisitsPerDay === 0) return Number.POSITIVE_INFINITY;

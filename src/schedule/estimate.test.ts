@@ -1,7 +1,9 @@
 // Change-rate estimators on worked values and on synthetic Poisson histories, and the
 // shrinkage of estimateRate towards its prior.
+
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRandom as mulberry32 } from '../util/index.js';
 import {
   estimateRate,
   type IntervalObservation,
@@ -15,18 +17,6 @@ import {
 
 function near(actual: number, expected: number, eps: number, what = ''): void {
   assert.ok(Math.abs(actual - expected) <= eps, `${what} ${actual} ≈ ${expected} (± ${eps})`);
-}
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** 2024-05-01T00:00:00Z */
@@ -73,12 +63,15 @@ describe('regularRate', () => {
     });
   }
 
-  it('refuses bad input with a RangeError naming the argument', () => {
-    assert.throws(() => regularRate(-1, 0, 1), { name: 'RangeError', message: /\bn\b/ });
-    assert.throws(() => regularRate(2.5, 0, 1), { name: 'RangeError', message: /\bn\b/ });
-    assert.throws(() => regularRate(3, 4, 1), { name: 'RangeError', message: /changes/ });
-    assert.throws(() => regularRate(3, -1, 1), { name: 'RangeError', message: /changes/ });
-    assert.throws(() => regularRate(3, 1, 0), { name: 'RangeError', message: /intervalDays/ });
+  it('refuses bad input with an InvalidOptionError naming the argument', () => {
+    assert.throws(() => regularRate(-1, 0, 1), { name: 'InvalidOptionError', message: /\bn\b/ });
+    assert.throws(() => regularRate(2.5, 0, 1), { name: 'InvalidOptionError', message: /\bn\b/ });
+    assert.throws(() => regularRate(3, 4, 1), { name: 'InvalidOptionError', message: /changes/ });
+    assert.throws(() => regularRate(3, -1, 1), { name: 'InvalidOptionError', message: /changes/ });
+    assert.throws(() => regularRate(3, 1, 0), {
+      name: 'InvalidOptionError',
+      message: /intervalDays/,
+    });
     assert.throws(() => regularRate(3, 1, Number.NaN), /intervalDays/);
   });
 });
@@ -142,7 +135,7 @@ describe('irregularRate', () => {
 
   it('refuses bad intervals, naming them', () => {
     assert.throws(() => irregularRate([{ intervalDays: 0, changed: true }]), {
-      name: 'RangeError',
+      name: 'InvalidOptionError',
       message: /intervals\[0\]\.intervalDays/,
     });
     const notBool = [{ intervalDays: 1, changed: 1 }] as unknown as IntervalObservation[];
@@ -197,7 +190,7 @@ describe('lastModifiedRate', () => {
       { at: day(1), lastModified: day(0) },
     ];
     assert.throws(() => lastModifiedRate(unordered), {
-      name: 'RangeError',
+      name: 'InvalidOptionError',
       message: /visits\[1\]\.at/,
     });
     const undated = [{ at: day(1) }] as unknown as { at: number; lastModified: number }[];
@@ -294,7 +287,7 @@ describe('estimateRate', () => {
     assert.throws(() => estimateRate(flags([1, 0], [false, true]), noPrior), /visits\[1\]\.at/);
     const bad = [{ at: day(0), changed: false, lastModified: Number.NaN }];
     assert.throws(() => estimateRate(bad, noPrior), {
-      name: 'RangeError',
+      name: 'InvalidOptionError',
       message: /lastModified/,
     });
   });

@@ -8,9 +8,10 @@
  * history and shrinks it towards a prior while the history is short.
  *
  * Times are ms since the epoch, durations given to the estimators in days, rates in
- * changes per day. Pure: numbers in, numbers out; bad input is a RangeError naming
+ * changes per day. Pure: numbers in, numbers out; bad input is a InvalidOptionError naming
  * the argument.
  */
+import { InvalidOptionError } from '../errors/index.js';
 
 /** Milliseconds in a day: rates are per day, times are ms since the epoch. */
 export const MS_PER_DAY = 86_400_000;
@@ -84,15 +85,15 @@ function isFiniteNumber(x: unknown): x is number {
  */
 export function regularRate(n: number, changes: number, intervalDays: number): number {
   if (!Number.isInteger(n) || n < 0) {
-    throw new RangeError(`regularRate: n must be a whole number ≥ 0, got ${n}`);
+    throw new InvalidOptionError(`regularRate: n must be a whole number ≥ 0, got ${n}`);
   }
   if (!Number.isInteger(changes) || changes < 0 || changes > n) {
-    throw new RangeError(
+    throw new InvalidOptionError(
       `regularRate: changes must be a whole number in [0, n = ${n}], got ${changes}`,
     );
   }
   if (!isFiniteNumber(intervalDays) || intervalDays <= 0) {
-    throw new RangeError(
+    throw new InvalidOptionError(
       `regularRate: intervalDays must be a finite number > 0, got ${intervalDays}`,
     );
   }
@@ -133,12 +134,12 @@ export function irregularRate(intervals: readonly IntervalObservation[]): number
   let totalDays = 0;
   intervals.forEach((v, i) => {
     if (!isFiniteNumber(v?.intervalDays) || v.intervalDays <= 0) {
-      throw new RangeError(
+      throw new InvalidOptionError(
         `irregularRate: intervals[${i}].intervalDays must be a finite number > 0, got ${v?.intervalDays}`,
       );
     }
     if (typeof v.changed !== 'boolean') {
-      throw new RangeError(`irregularRate: intervals[${i}].changed must be a boolean`);
+      throw new InvalidOptionError(`irregularRate: intervals[${i}].changed must be a boolean`);
     }
     if (v.changed) changedDays.push(v.intervalDays);
     else unchangedDays += v.intervalDays;
@@ -178,16 +179,20 @@ export interface DatedVisit {
 function checkVisits(where: string, visits: readonly Partial<Visit>[], dated: boolean): void {
   visits.forEach((v, i) => {
     if (!isFiniteNumber(v?.at)) {
-      throw new RangeError(`${where}: visits[${i}].at must be a finite time in ms, got ${v?.at}`);
+      throw new InvalidOptionError(
+        `${where}: visits[${i}].at must be a finite time in ms, got ${v?.at}`,
+      );
     }
     if (i > 0 && v.at <= visits[i - 1]!.at!) {
-      throw new RangeError(`${where}: visits[${i}].at must be later than visits[${i - 1}].at`);
+      throw new InvalidOptionError(
+        `${where}: visits[${i}].at must be later than visits[${i - 1}].at`,
+      );
     }
     if (!dated && i > 0 && typeof v.changed !== 'boolean') {
-      throw new RangeError(`${where}: visits[${i}].changed must be a boolean`);
+      throw new InvalidOptionError(`${where}: visits[${i}].changed must be a boolean`);
     }
     if ((dated || v.lastModified !== undefined) && !isFiniteNumber(v.lastModified)) {
-      throw new RangeError(
+      throw new InvalidOptionError(
         `${where}: visits[${i}].lastModified must be a finite time in ms, got ${v.lastModified}`,
       );
     }
@@ -276,7 +281,9 @@ export function estimateRate(history: readonly Visit[], prior: RatePrior): RateE
   for (const key of ['ratePerDay', 'weight'] as const) {
     const x = prior?.[key];
     if (!isFiniteNumber(x) || x < 0) {
-      throw new RangeError(`estimateRate: prior.${key} must be a finite number ≥ 0, got ${x}`);
+      throw new InvalidOptionError(
+        `estimateRate: prior.${key} must be a finite number ≥ 0, got ${x}`,
+      );
     }
   }
   checkVisits('estimateRate', history, false);

@@ -1,7 +1,9 @@
 // Expected freshness F(λ, f) = (f/λ)(1 − e^{−λ/f}) and its derivative in f, on worked
 // values, limits, and a finite-difference check.
+
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { InvalidOptionError } from '../errors/index.js';
 import { expectedFreshness, marginalFreshness } from './index.js';
 
 function near(actual: number, expected: number, eps: number, what = ''): void {
@@ -41,10 +43,13 @@ describe('expectedFreshness', () => {
   });
 
   it('refuses negative, NaN or infinite rates, naming them', () => {
-    assert.throws(() => expectedFreshness(-1, 1), { name: 'RangeError', message: /ratePerDay/ });
-    assert.throws(() => expectedFreshness(Number.NaN, 1), RangeError);
+    assert.throws(() => expectedFreshness(-1, 1), {
+      name: 'InvalidOptionError',
+      message: /ratePerDay/,
+    });
+    assert.throws(() => expectedFreshness(Number.NaN, 1), InvalidOptionError);
     assert.throws(() => expectedFreshness(1, -0.5), {
-      name: 'RangeError',
+      name: 'InvalidOptionError',
       message: /revisitsPerDay/,
     });
     assert.throws(() => expectedFreshness(1, Number.POSITIVE_INFINITY), /revisitsPerDay/);
@@ -93,7 +98,10 @@ describe('marginalFreshness', () => {
   });
 
   it('refuses bad input, naming it', () => {
-    assert.throws(() => marginalFreshness(-1, 1), { name: 'RangeError', message: /ratePerDay/ });
+    assert.throws(() => marginalFreshness(-1, 1), {
+      name: 'InvalidOptionError',
+      message: /ratePerDay/,
+    });
     assert.throws(() => marginalFreshness(1, Number.NaN), /revisitsPerDay/);
   });
 });

@@ -16,13 +16,14 @@
  * in r so that no cancellation happens: F through expm1, and 1 − (1 + r)e^{−r}, which
  * loses every digit for small r when computed directly, through its series.
  */
+import { InvalidOptionError } from '../errors/index.js';
 
 /** Below this r = λ/f, g(r) = 1 − (1 + r)e^{−r} comes from its series. */
 const SERIES_BELOW = 0.5;
 
 function checkRate(where: string, name: string, value: number): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`${where}: ${name} must be a finite number ≥ 0, got ${value}`);
+    throw new InvalidOptionError(`${where}: ${name} must be a finite number ≥ 0, got ${value}`);
   }
 }
 

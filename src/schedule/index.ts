@@ -39,3 +39,4 @@ export {
   groupPrior,
   urlPattern,
 } from './prior.js';
+export type { PlanSummary } from './summary.js';

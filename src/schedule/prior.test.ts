@@ -1,6 +1,8 @@
 // URL patterns for grouping pages, and priors pooled from a group's histories.
+
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { InvalidOptionError } from '../errors/index.js';
 import {
   DEFAULT_FALLBACK_PRIOR_WEIGHT,
   DEFAULT_GROUP_PRIOR_WEIGHT,
@@ -39,8 +41,8 @@ describe('urlPattern', () => {
   });
 
   it('refuses what is not an absolute URL, naming the argument', () => {
-    assert.throws(() => urlPattern('/thread/1'), { name: 'RangeError', message: /url/ });
-    assert.throws(() => urlPattern(''), RangeError);
+    assert.throws(() => urlPattern('/thread/1'), { name: 'InvalidOptionError', message: /url/ });
+    assert.throws(() => urlPattern(''), InvalidOptionError);
   });
 });
 
@@ -110,7 +112,7 @@ describe('groupPrior', () => {
 
   it('refuses bad options or siblings, naming them', () => {
     assert.throws(() => groupPrior([], { minIntervals: 0 }), {
-      name: 'RangeError',
+      name: 'InvalidOptionError',
       message: /minIntervals/,
     });
     assert.throws(() => groupPrior([], { weight: -1 }), /weight/);

@@ -5,6 +5,7 @@
  * its siblings than from its own two. {@link urlPattern} gives the grouping key;
  * {@link groupPrior} pools the group's histories into a {@link RatePrior}.
  */
+import { InvalidOptionError } from '../errors/index.js';
 import { estimateRate, type RatePrior, type Visit } from './estimate.js';
 
 /**
@@ -56,20 +57,20 @@ export function groupPrior(
 ): GroupPrior {
   const minIntervals = options.minIntervals ?? DEFAULT_MIN_GROUP_INTERVALS;
   if (!Number.isInteger(minIntervals) || minIntervals < 1) {
-    throw new RangeError(
+    throw new InvalidOptionError(
       `groupPrior: minIntervals must be a whole number ≥ 1, got ${minIntervals}`,
     );
   }
   const weight = options.weight ?? DEFAULT_GROUP_PRIOR_WEIGHT;
   if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
-    throw new RangeError(`groupPrior: weight must be a finite number ≥ 0, got ${weight}`);
+    throw new InvalidOptionError(`groupPrior: weight must be a finite number ≥ 0, got ${weight}`);
   }
   const none: RatePrior = { ratePerDay: 0, weight: 0 };
   let intervals = 0;
   let weighted = 0;
   siblings.forEach((history, i) => {
     if (!Array.isArray(history))
-      throw new RangeError(`groupPrior: siblings[${i}] must be an array`);
+      throw new InvalidOptionError(`groupPrior: siblings[${i}] must be an array`);
     if (history.length < 2) return;
     const n = history.length - 1;
     intervals += n;
@@ -102,7 +103,9 @@ export function urlPattern(url: string): string {
   try {
     parsed = new URL(url);
   } catch {
-    throw new RangeError(`urlPattern: url must be an absolute URL, got ${JSON.stringify(url)}`);
+    throw new InvalidOptionError(
+      `urlPattern: url must be an absolute URL, got ${JSON.stringify(url)}`,
+    );
   }
   const path = parsed.pathname.replace(/[0-9]+/g, '{n}');
   const keys = [...new Set(parsed.searchParams.keys())].sort();

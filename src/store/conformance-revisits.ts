@@ -166,6 +166,38 @@ export function revisitConformance(factory: StoreFactory): void {
     assert.deepEqual([t.scheduled, t.due, t.gone, t.nextDueAt], [3, 2, 1, 6_000]);
   });
 
+  test("a changed visit with keepVersion keeps that version's body beside the newest", async ({
+    store,
+  }) => {
+    const [a] = (await kept(store, 1)) as [string];
+    await store.scheduleRevisits([{ url: a, dueAt: 2_000 }]);
+    const page = (body: string, keepVersion: boolean) => ({
+      status: 200,
+      contentType: 'text/html',
+      bytes: body.length,
+      title: null,
+      relevance: 0.5,
+      body: Buffer.from(body),
+      keepVersion,
+    });
+    await store.claimDue(1, { now: 2_000 });
+    await store.recordVisits([
+      visit(a, { change: 'changed', at: 3_000, dueAt: 4_000, page: page('v1', true) }),
+    ]);
+    await store.claimDue(1, { now: 4_000 });
+    await store.recordVisits([
+      visit(a, { change: 'changed', at: 5_000, dueAt: 6_000, page: page('v2', false) }),
+    ]);
+    assert.equal(String(await store.readBody(a)), 'v2');
+    assert.equal(String(await store.readVersion(a, 3_000)), 'v1');
+    assert.equal(await store.readVersion(a, 5_000), null);
+    const v = await collect(store.visits(a));
+    assert.deepEqual(
+      v.map((x) => x.bodyFile !== null),
+      [true, false],
+    );
+  });
+
   test('a page is due again after its visit; claims are given back by releaseDue', async ({
     store,
   }) => {

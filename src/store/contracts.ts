@@ -294,7 +294,8 @@ export interface RunRecords {
  *   row (time, status, what it found, hashes), the counts (visits; changes when
  *   `changed`), validators, λ̂ and the next due time, and clears the claim. A
  *   `changed` visit with a `page` replaces the stored copy's fetch fields (time,
- *   status, type, size, title, relevance, hashes) and its body. `gone` (404, 410)
+ *   status, type, size, title, relevance, hashes) and its body; with `keepVersion`
+ *   its body is kept as well under the visit (`readVersion`). `gone` (404, 410)
  *   marks the page gone and unschedules it (it stays complete: the last copy is
  *   kept); `failed` counts no visit and keeps the old validators.
  * - Claims follow the lease rules of `Claims`: `closeLease` gives back the lease's
@@ -317,6 +318,8 @@ export interface Revisits {
   revisits(): AsyncIterable<RevisitRecord>;
   /** Recorded revisits in the order recorded (of one URL when given). */
   visits(url?: string): AsyncIterable<VisitRecord>;
+  /** The body a changed visit of `url` at `at` kept (`VisitPage.keepVersion`); null when none. */
+  readVersion(url: string, at: number): Promise<Buffer | null>;
   /** Totals of the revisit path at `now` (@default Date.now()). */
   revisitTotals(now?: number): Promise<RevisitTotals>;
 }

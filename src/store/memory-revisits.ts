@@ -4,7 +4,7 @@
  * implementation: plain scans, checked completely before anything changes.
  */
 import { StoreStateError } from '../errors/index.js';
-import { compressBody } from './bodies.js';
+import { compressBody, decompressBody } from './bodies.js';
 import type { Revisits } from './contracts.js';
 import { checkCommitOptions } from './lease.js';
 import type { MemoryRecords } from './memory-records.js';
@@ -35,6 +35,8 @@ const byDue = (a: Row, b: Row): number => (a.dueAt as number) - (b.dueAt as numb
 export class RevisitBook {
   readonly #rows = new Map<string, Row>();
   readonly #visits: VisitRecord[] = [];
+  /** Kept version bodies (gzipped), by `url@at`. */
+  readonly #versions = new Map<string, Buffer>();
 
   schedule(
     items: readonly RevisitSchedule[],
@@ -129,7 +131,11 @@ export class RevisitBook {
   }
 
   /** Records checked visits; `replace` stores a changed visit's new copy. */
-  record(visits: readonly VisitOutcome[], replace: (v: VisitOutcome) => void): void {
+  record(
+    visits: readonly VisitOutcome[],
+    replace: (v: VisitOutcome) => void,
+    version: (url: string) => Buffer | undefined = () => undefined,
+  ): void {
     for (const v of visits) {
       const r = this.#rows.get(v.url) as Row;
       r.lease = undefined;
@@ -142,7 +148,13 @@ export class RevisitBook {
         textHash: v.textHash ?? null,
         lastModifiedMs: v.lastModifiedMs ?? null,
         error: v.change === 'failed' ? (v.error ?? 'failed') : null,
+        bodyFile: null,
       });
+      const kept = version(v.url);
+      if (kept !== undefined) {
+        this.#versions.set(`${v.url}@${v.at}`, kept);
+        (this.#visits.at(-1) as VisitRecord).bodyFile = `memory:${v.url}@${v.at}`;
+      }
       if (v.rate !== undefined) r.rate = v.rate;
       r.dueAt = v.dueAt;
       if (v.change === 'failed') continue;
@@ -196,6 +208,10 @@ export class RevisitBook {
       }
     }
     return n;
+  }
+
+  version(url: string, at: number): Buffer | undefined {
+    return this.#versions.get(`${url}@${at}`);
   }
 
   records(): RevisitRecord[] {
@@ -269,6 +285,7 @@ export function memoryRevisitMethods(c: MemoryRevisitContext): Revisits {
         visits.filter((x) => still.has(x.url)),
         (x) =>
           records.replacePage(x.url, x as VisitOutcome & { page: VisitPage }, zipped.get(x.url)),
+        (u) => (visits.find((x) => x.url === u)?.page?.keepVersion ? zipped.get(u) : undefined),
       );
       return { refused };
     },
@@ -284,6 +301,11 @@ export function memoryRevisitMethods(c: MemoryRevisitContext): Revisits {
     async *visits(url) {
       c.open('visits');
       yield* book.visits(url);
+    },
+    async readVersion(url, at) {
+      c.open('readVersion');
+      const data = book.version(url, at);
+      return data === undefined ? null : decompressBody(data, `memory version of ${url}`);
     },
     async revisitTotals(now = Date.now()) {
       c.open('revisitTotals');

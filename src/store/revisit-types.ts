@@ -46,6 +46,8 @@ export interface VisitPage {
   relevance: number;
   /** The body to store in place of the old one (when the store keeps bodies). */
   body?: Buffer;
+  /** Keep this version's body too, beside the newest (`Revisits.readVersion`). @default false */
+  keepVersion?: boolean;
 }
 
 /** One revisit's outcome (`Revisits.recordVisits`). */
@@ -102,6 +104,8 @@ export interface VisitRecord {
   textHash: string | null;
   lastModifiedMs: number | null;
   error: string | null;
+  /** The kept body of this version (`VisitPage.keepVersion`), relative to the store; null when none. */
+  bodyFile: string | null;
 }
 
 /** Options of `claimDue`. */

@@ -290,7 +290,8 @@ CREATE VIEW processing AS
 /**
  * Version 7: revisits (DESIGN 1.3). `revisits` holds each kept page's revisit record
  * (counts, validators, λ̂, next due time, a revisit claim in flight and its lease);
- * `visits` every revisit recorded (change: 0 unchanged, 1 changed, 2 gone, 3 failed).
+ * `visits` every revisit recorded (change: 0 unchanged, 1 changed, 2 gone, 3 failed;
+ * `body_file`: the body of that version, when versions are kept).
  */
 const V7 = `
 CREATE TABLE revisits (
@@ -317,7 +318,8 @@ CREATE TABLE visits (
   content_hash TEXT,
   text_hash TEXT,
   last_modified INTEGER,
-  error TEXT
+  error TEXT,
+  body_file TEXT
 );
 CREATE INDEX visits_url ON visits (url_id, id);
 `;

@@ -14,6 +14,9 @@ import { checkClaimDue, checkSchedules, checkVisits } from './validate-revisits.
 /** Rows read per statement while iterating. */
 const PAGE_ROWS = 500;
 
+/** The key a kept version's body is filed under: its URL and the visit's time. */
+export const versionKey = (url: string, at: number): string => `${url}#version-${at}`;
+
 export interface RevisitContext {
   rv: SqliteRevisits;
   bodies: BodyFiles;
@@ -43,13 +46,21 @@ export function revisitMethods(c: RevisitContext): Revisits {
       const refused: string[] = [];
       const visits = c.sync('recordVisits', () => c.rv.held(all, lease, refused));
       const files = new Map<string, string>();
+      const versions = new Map<string, string>();
       for (const v of visits) {
-        if (v.page?.body !== undefined)
-          files.set(v.url, (await c.bodies.write(v.url, v.page.body)).name);
+        const body = v.page?.body;
+        if (body === undefined) continue;
+        files.set(v.url, (await c.bodies.write(v.url, body)).name);
+        if (v.page?.keepVersion)
+          versions.set(v.url, (await c.bodies.write(versionKey(v.url, v.at), body)).name);
       }
       // Another handle may have taken a claim back meanwhile: refused too.
       c.tx('recordVisits', () =>
-        c.rv.record(c.rv.held(visits, lease, refused), (u) => files.get(u)),
+        c.rv.record(
+          c.rv.held(visits, lease, refused),
+          (u) => files.get(u),
+          (u) => versions.get(u),
+        ),
       );
       return { refused };
     },
@@ -73,6 +84,10 @@ export function revisitMethods(c: RevisitContext): Revisits {
         if (rows.length < PAGE_ROWS) return;
         after = (rows.at(-1) as { id: number }).id;
       }
+    },
+    async readVersion(url, at) {
+      const name = c.sync('readVersion', () => c.rv.versionFile(url, at));
+      return name === undefined ? null : c.bodies.read(url, name);
     },
     async revisitTotals(now = Date.now()) {
       return c.sync('revisitTotals', () => c.rv.totals(now));

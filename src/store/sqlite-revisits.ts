@@ -83,10 +83,11 @@ export class SqliteRevisits {
         string | null,
         number | null,
         string | null,
+        string | null,
       ]
     >(
-      `INSERT INTO visits (url_id, at, status, change, content_hash, text_hash, last_modified, error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO visits (url_id, at, status, change, content_hash, text_hash, last_modified, error, body_file)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#answered = db.prepare(
       `UPDATE revisits SET claimed = 0, lease_id = NULL, visits = visits + 1,
@@ -163,8 +164,15 @@ export class SqliteRevisits {
     });
   }
 
-  /** Records checked visits; `bodyFile` names a changed visit's new body when one was written. */
-  record(visits: readonly VisitOutcome[], bodyFile: (url: string) => string | undefined): void {
+  /**
+   * Records checked visits; `bodyFile` names a changed visit's new body when one was
+   * written, `versionFile` its kept version's.
+   */
+  record(
+    visits: readonly VisitOutcome[],
+    bodyFile: (url: string) => string | undefined,
+    versionFile: (url: string) => string | undefined = () => undefined,
+  ): void {
     for (const v of visits) {
       const id = (this.#claimOf.get(v.url) as ClaimRow).url_id;
       this.#visit.run(
@@ -176,6 +184,7 @@ export class SqliteRevisits {
         v.textHash ?? null,
         v.lastModifiedMs ?? null,
         v.change === 'failed' ? (v.error ?? 'failed') : null,
+        versionFile(v.url) ?? null,
       );
       const setRate = v.rate === undefined ? 0 : 1;
       const rate = v.rate ?? null;
@@ -263,12 +272,24 @@ export class SqliteRevisits {
         Omit<VisitRecord, 'change'> & { id: number; change: number }
       >(
         `SELECT v.id, u.url, v.at, v.status, v.change, v.content_hash AS contentHash,
-           v.text_hash AS textHash, v.last_modified AS lastModifiedMs, v.error
+           v.text_hash AS textHash, v.last_modified AS lastModifiedMs, v.error,
+           v.body_file AS bodyFile
          FROM visits v JOIN urls u ON u.id = v.url_id
          WHERE v.id > ? AND (? IS NULL OR u.url = ?) ORDER BY v.id LIMIT ?`,
       )
       .all(afterId, url ?? null, url ?? null, limit)
       .map((r) => ({ ...r, change: VISIT_CHANGES[r.change] as VisitChange }));
+  }
+
+  /** The kept version body's file of the visit of `url` at `at`, if any. */
+  versionFile(url: string, at: number): string | undefined {
+    const f = this.#db
+      .prepare<[string, number], string | null>(
+        'SELECT v.body_file FROM visits v JOIN urls u ON u.id = v.url_id WHERE u.url = ? AND v.at = ? ORDER BY v.id DESC LIMIT 1',
+      )
+      .pluck()
+      .get(url, at);
+    return f ?? undefined;
   }
 
   totals(now: number): RevisitTotals {

@@ -316,6 +316,11 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
     return this.#iterate('visits', url === undefined ? [] : [url]);
   }
 
+  async readVersion(url: string, at: number): Promise<Buffer | null> {
+    const b = await this.#call<Uint8Array | null>('readVersion', [url, at]);
+    return b === null ? null : Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
+
   revisitTotals(now?: number): Promise<RevisitTotals> {
     return this.#call('revisitTotals', now === undefined ? [] : [now]);
   }

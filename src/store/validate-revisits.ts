@@ -79,6 +79,8 @@ export function checkVisits(where: string, visits: unknown): asserts visits is V
       checkFinite(`${w}.page.relevance`, o.page.relevance);
       checkOptString(`${w}.page.title`, o.page.title);
       checkOptString(`${w}.page.contentType`, o.page.contentType);
+      if (o.page.keepVersion !== undefined && typeof o.page.keepVersion !== 'boolean')
+        fail(`${w}.page.keepVersion`, `expected a boolean, got ${show(o.page.keepVersion)}`);
       if (o.page.body !== undefined && !(o.page.body instanceof Uint8Array))
         fail(`${w}.page.body`, `expected a Buffer, got ${show(o.page.body)}`);
     }

@@ -3,4 +3,5 @@
 // Pure; imports nothing.
 export { Decimator } from './decimator.js';
 export { unreadableReason } from './files.js';
+export { seededRandom } from './random.js';
 export { formatBytes, formatCount, formatDuration, formatPercent, formatTime } from './units.js';

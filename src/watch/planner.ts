@@ -15,6 +15,7 @@ import {
   expectedFreshness,
   groupPrior,
   MS_PER_DAY,
+  type PlanSummary,
   type RatePrior,
   type RevisitPage,
   splitBudget,
@@ -48,24 +49,7 @@ export interface PlanInput {
   now: number;
 }
 
-/** The plan, as `status` shows it (stored under META_PLAN). */
-export interface PlanSummary {
-  at: number;
-  policy: RevisitPolicy;
-  /** Kept pages planned, scheduled (f > 0) and given up on. */
-  pages: number;
-  scheduled: number;
-  givenUp: number;
-  refreshPerDay: number;
-  discoveryPerDay: number;
-  /** Σ w·F / Σ w under the plan. */
-  expectedFreshness: number;
-  /** λ̂ (changes per day) counted in decades: `<0.01`, `0.01–0.1`, … `≥100`. */
-  rates: Record<string, number>;
-  /** The pages due soonest: URL, due time, λ̂. */
-  next: { url: string; dueAt: number; rate: number }[];
-}
-
+export type { PlanSummary };
 export const META_PLAN = 'watch.plan';
 
 const DECADES = ['<0.01', '0.01–0.1', '0.1–1', '1–10', '10–100', '≥100'];

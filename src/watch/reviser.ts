@@ -28,6 +28,8 @@ export interface ReviserParts {
   rules: () => PageRules;
   /** Revisits in flight at most. */
   concurrency: number;
+  /** Keep every changed version's body (`VisitPage.keepVersion`). */
+  keepVersions: boolean;
   /** The next due time of a page just visited (the plan's frequency). */
   nextDue: (url: string, at: number) => number | null;
   /** Each recorded visit, with the number of new URLs it queued. */
@@ -147,7 +149,14 @@ export class Reviser {
     }
     if (res !== null) this.#p.budget.charge(res.attempts - 1);
     const at = Date.now();
-    const r = visitOf(due, res, res === null ? errorText(err) : null, this.#p.rules(), at);
+    const r = visitOf(
+      due,
+      res,
+      res === null ? errorText(err) : null,
+      this.#p.rules(),
+      at,
+      this.#p.keepVersions,
+    );
     const visit: VisitOutcome = { ...r.visit, dueAt: this.#p.nextDue(due.url, at) };
     const refused = await lease.recordVisits([visit]);
     if (refused.size > 0) return;

@@ -50,6 +50,7 @@ export function visitOf(
   err: string | null,
   rules: PageRules,
   at: number,
+  keepVersions = false,
 ): VisitResult {
   if (res === null) {
     return {
@@ -125,7 +126,7 @@ export function visitOf(
         bytes: res.bytes,
         title: r.title ?? null,
         relevance: p.relevance,
-        ...(storeBody ? { body: res.body } : {}),
+        ...(storeBody ? { body: res.body, ...(keepVersions ? { keepVersion: true } : {}) } : {}),
       },
     },
     newUrls,

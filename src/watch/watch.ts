@@ -42,6 +42,8 @@ export const watchOptionsSchema = z.strictObject({
   planIntervalMs: z.number().int().positive().default(60_000),
   /** How revisits are planned (planner.ts `RevisitPolicy`). @default 'freshness' */
   policy: z.enum(REVISIT_POLICIES as [RevisitPolicy, ...RevisitPolicy[]]).default('freshness'),
+  /** Keep the body of every version a revisit finds (the newest replaces the stored one either way). @default false */
+  keepVersions: z.boolean().default(false),
   /** Revisits in flight at most. @default 4 */
   revisitConcurrency: z.number().int().min(1).max(256).default(4),
 });
@@ -165,6 +167,7 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
       budget,
       rules: () => engine.rules,
       concurrency: w.revisitConcurrency,
+      keepVersions: w.keepVersions,
       nextDue: (url, at) => {
         const f = freqs.get(url) ?? 0;
         return f > 0 ? at + MS_PER_DAY / f : null;

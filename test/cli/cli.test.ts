@@ -157,3 +157,37 @@ test('the demo crawls focused and plain, writes the report and compares harvest 
   const plain = Number(/the plain crawl (\d+)/.exec(r.out)?.[1]);
   assert.ok(focused > plain, `focused ${focused} vs plain ${plain}`);
 });
+
+test('watch refuses a bad budget, duration or end time, naming the flag, and starts nothing', async () => {
+  const topicFile = join(dir, 'watch-topic.json');
+  writeFileSync(topicFile, JSON.stringify({ keywords: { news: 1 } }));
+  const store = join(dir, 'watch-bad');
+  const base = ['--store', store, '--topic', topicFile, '--seeds', 'http://news.test/', ...fast()];
+  const cases: [string[], RegExp][] = [
+    [[], /--budget is required/],
+    [['--budget', '0/min'], /--budget: a budget of 0 requests allows nothing/],
+    [['--budget', 'lots'], /--budget: expected requests per unit such as 30\/min/],
+    [['--budget', '30/fortnight'], /--budget: expected requests per unit/],
+    [['--budget', '30/min', '--duration', 'forever'], /--duration expects a duration such as 90s/],
+    [['--budget', '30/min', '--duration=-5m'], /--duration/],
+    [
+      ['--budget', '30/min', '--until', '2020-01-01T00:00:00Z'],
+      /--until 2020-01-01T00:00:00Z is in the past/,
+    ],
+    [['--budget', '30/min', '--until', 'tomorrow'], /--until expects a time/],
+    [
+      ['--budget', '30/min', '--discovery-share', '2'],
+      /--discovery-share expects a number from 0 to 1, got "2"/,
+    ],
+    [
+      ['--budget', '30/min', '--revisit-policy', 'often'],
+      /--revisit-policy expects one of freshness, uniform, none/,
+    ],
+  ];
+  for (const [flags, message] of cases) {
+    const r = await run('watch', ...base, ...flags);
+    assert.equal(r.code, 2, `${flags.join(' ')}: ${r.err}`);
+    assert.match(r.err, message, flags.join(' '));
+  }
+  assert.equal(web.requests.filter((x) => x.host === 'news.test').length, 0);
+});

@@ -1,5 +1,6 @@
 // Helpers of the crawl robustness tests: the CLI in a child process (its JSON log
 // read line by line), read-only snapshots of a store, and a seeded PRNG.
+
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { CrawlSummary } from '../../src/crawl/index.js';
 import { StoreError } from '../../src/errors/index.js';
 import { openStore, type StateCounts, type UrlState } from '../../src/store/index.js';
+import { seededRandom } from '../../src/util/index.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = join(here, '..', '..');
@@ -194,16 +196,7 @@ export function checkInvariants(s: Snapshot, label: string): void {
 }
 
 /** mulberry32: a small seeded PRNG, so that random kill times can be replayed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

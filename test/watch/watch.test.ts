@@ -108,12 +108,12 @@ test('a watch finds forum threads created while it runs, through revisited board
   assert.ok(revisits.some((r) => r.visits > 0 && r.rate !== null));
 });
 
-test('revisits send the stored validators: a 304 is an unchanged visit, a changed page replaces the stored copy', async () => {
+test('revisits send the stored validators: a 304 is an unchanged visit, a changed page replaces the stored copy and keeps its version', async () => {
   const dir = newDir();
   const since = Date.now();
   const s = await watch(
     { store: dir, topic, seeds: ['http://news.test/'], fetcher: fetcher() },
-    { budget: '80/s', durationMs: 10_000, planIntervalMs: 1_000 },
+    { budget: '80/s', durationMs: 10_000, planIntervalMs: 1_000, keepVersions: true },
   );
   assert.ok(s.revisits.unchanged > 0 && s.revisits.changed > 0, JSON.stringify(s.revisits));
   const conditional = web.requests.filter(

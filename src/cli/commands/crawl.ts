@@ -3,7 +3,7 @@ import { bool, type FlagSpec, parseFlags } from '../args.js';
 import { crawlFlags, crawlFlagsHelp, crawlOptionsFromFlags } from '../crawl-flags.js';
 import { fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
-import { createProgressReporter } from '../progress.js';
+import { runOutput, stopOnSignals } from '../run-output.js';
 
 export { crawlOptionsFromFlags };
 
@@ -72,17 +72,7 @@ export async function crawlCommand(argv: string[], io: Io): Promise<number> {
   const options = crawlOptionsFromFlags(p);
   const controller = new AbortController();
   options.signal = controller.signal;
-  const json = bool(p, 'json-log');
-  const mode = json ? 'json' : bool(p, 'quiet') ? 'quiet' : process.stderr.isTTY ? 'bar' : 'lines';
-  const write = (s: string) => {
-    if (json) io.out(s);
-    else process.stderr.write(s);
-  };
-  const reporter = createProgressReporter({
-    mode,
-    write,
-    ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
-  });
+  const { json, reporter } = runOutput(p, io);
   const run = crawl(options);
   run.on('progress', (x) => reporter.progress(x));
   run.on('page', (x) => reporter.page(x));
@@ -94,25 +84,17 @@ export async function crawlCommand(argv: string[], io: Io): Promise<number> {
     else
       ranked = `ranked ${r.pages} pages by PageRank over ${r.nodes} URLs and ${r.edges} links (${r.iterations} iterations, ${r.ms} ms): P = ${r.w1}·relevance + ${r.w2}·PR`;
   });
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      if (!json) io.err('stopping: committing what was fetched (Ctrl-C again to quit at once)');
-      controller.abort();
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const unlisten = stopOnSignals(
+    controller,
+    io,
+    json ? null : 'stopping: committing what was fetched (Ctrl-C again to quit at once)',
+  );
   try {
     const summary = await run;
     if (!json) io.out(formatSummary(summary, options.store as string, ranked));
     const nothing = summary.counts.complete + summary.counts.discard === 0;
     return nothing && summary.seedErrors.length > 0 ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    unlisten();
   }
 }

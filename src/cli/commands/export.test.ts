@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { before, describe, it, test } from 'node:test';
+import { buildRevisitStore } from '../../export/__fixtures__/revisits.js';
 import { buildSampleStore, captureIo, parseCsv, SAMPLE } from '../../export/testing.js';
 import { SEED_PRIORITY } from '../../store/index.js';
 import { md5Hex } from '../../url/index.js';
@@ -221,7 +222,10 @@ test('an earlier file under the --out name is replaced only when the export succ
 
 test('bad flags are refused, naming the flag and the allowed values', async () => {
   const cases: [string[], RegExp][] = [
-    [['--what', 'tables'], /--what must be one of history, pages, urls, links, got "tables"/],
+    [
+      ['--what', 'tables'],
+      /--what must be one of history, pages, urls, links, changes, got "tables"/,
+    ],
     [['--what', 'pages', '--format', 'xml'], /--format must be one of jsonl, csv, got "xml"/],
     [
       ['--what', 'urls', '--state', 'done'],
@@ -231,7 +235,7 @@ test('bad flags are refused, naming the flag and the allowed values', async () =
     [['--what', 'urls', '--no-text'], /--no-text applies to --what pages only/],
     [['--what', 'pages', '--text', '--no-text'], /--text or --no-text, not both/],
     [['--what', 'links', '--bom'], /--bom applies to --format csv only/],
-    [[], /--what is required: one of history, pages, urls, links/],
+    [[], /--what is required: one of history, pages, urls, links, changes/],
     [['--what', 'links', '--colour'], /Unknown option '--colour'/],
     [['--what', 'links', 'extra'], /unexpected argument "extra"/],
   ];
@@ -254,4 +258,109 @@ test('export of a missing store names the path', async () => {
       return true;
     },
   );
+});
+
+describe('export --what changes: one row per recorded revisit', () => {
+  let watched: string;
+  before(async () => {
+    watched = await buildRevisitStore();
+  });
+  const run = async (...argv: string[]) => {
+    const io = captureIo();
+    const code = await exportCommand(['--store', watched, '--what', 'changes', ...argv], io);
+    return { code, out: io.stdout(), err: io.stderr() };
+  };
+  const FIELDS = [
+    'url',
+    'at',
+    'status',
+    'change',
+    'contentHash',
+    'textHash',
+    'lastModified',
+    'error',
+  ];
+
+  it('as JSON Lines, in the order recorded, times in ISO', async () => {
+    const r = await run();
+    assert.equal(r.code, 0, r.err);
+    const rows = jsonl(r.out);
+    assert.deepEqual(
+      rows.map((x) => [x['url'], x['at'], x['status'], x['change']]),
+      [
+        [SAMPLE.home, '2024-05-01T12:10:00.000Z', 304, 'unchanged'],
+        [SAMPLE.p1, '2024-05-01T12:10:01.000Z', 200, 'changed'],
+        [SAMPLE.home, '2024-05-01T13:06:40.000Z', 200, 'changed'],
+        [SAMPLE.p1, '2024-05-01T13:06:41.000Z', 304, 'unchanged'],
+        [SAMPLE.home, '2024-05-01T14:00:00.000Z', null, 'failed'],
+        [SAMPLE.p1, '2024-05-01T14:00:01.000Z', 404, 'gone'],
+      ],
+    );
+    assert.deepEqual(rows[1], {
+      url: SAMPLE.p1,
+      at: '2024-05-01T12:10:01.000Z',
+      status: 200,
+      change: 'changed',
+      contentHash: 'h-p1-v2',
+      textHash: '00000000000000b2',
+      lastModified: '2024-05-01T12:05:00.000Z',
+      error: null,
+    });
+    assert.deepEqual(Object.keys(rows[0] ?? {}), FIELDS);
+    assert.equal(rows[0]?.['lastModified'], null);
+    assert.equal(rows[4]?.['error'], 'FC_ERR_NETWORK: socket hang up, "retry" later');
+    assert.equal(rows[4]?.['contentHash'], null);
+  });
+
+  it('as CSV: the same fields, missing values empty, quotes doubled', async () => {
+    const r = await run('--format', 'csv');
+    const [header, ...records] = parseCsv(r.out);
+    assert.deepEqual(header, FIELDS);
+    assert.equal(records.length, 6);
+    assert.deepEqual(records[1], [
+      SAMPLE.p1,
+      '2024-05-01T12:10:01.000Z',
+      '200',
+      'changed',
+      'h-p1-v2',
+      '00000000000000b2',
+      '2024-05-01T12:05:00.000Z',
+      '',
+    ]);
+    assert.deepEqual(records[4], [
+      SAMPLE.home,
+      '2024-05-01T14:00:00.000Z',
+      '',
+      'failed',
+      '',
+      '',
+      '',
+      'FC_ERR_NETWORK: socket hang up, "retry" later',
+    ]);
+    assert.ok(r.out.includes('"FC_ERR_NETWORK: socket hang up, ""retry"" later"'));
+  });
+
+  it('--out names the rows revisits; a store without revisits has none', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-out-'));
+    const file = join(outDir, 'changes.csv');
+    const r = await run('--out', file, '--bom');
+    assert.match(r.err, /^6 revisits written to .*changes\.csv$/m);
+    assert.ok(readFileSync(file, 'utf8').startsWith(`\uFEFF${FIELDS.join(',')}\r\n`));
+    assert.equal((await exp('--what', 'changes')).out, '');
+    assert.equal(
+      (await exp('--what', 'changes', '--format', 'csv')).out,
+      `${FIELDS.join(',')}\r\n`,
+    );
+  });
+
+  it('takes no flag of another table', async () => {
+    await assert.rejects(run('--no-text'), {
+      code: 'FC_ERR_CLI_USAGE',
+      message: /--no-text applies to --what pages only/,
+    });
+    await assert.rejects(run('--state', 'complete'), {
+      code: 'FC_ERR_CLI_USAGE',
+      message: /--state applies to --what urls only/,
+    });
+  });
 });

@@ -6,6 +6,7 @@ import {
   EXPORT_WHATS,
   type ExportFormat,
   type ExportOptionsInput,
+  type ExportWhat,
   exportStore,
   exportToFile,
 } from '../../export/index.js';
@@ -13,7 +14,7 @@ import { openStore, URL_STATES } from '../../store/index.js';
 import { bool, type FlagSpec, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 
-const HELP = `Usage: focuscrawl export --store DIR --what history|pages|urls|links [--format jsonl|csv] [--out FILE]
+const HELP = `Usage: focuscrawl export --store DIR --what history|pages|urls|links|changes [--format jsonl|csv] [--out FILE]
 
 Writes one table of a crawl store as JSON Lines (one object per line) or CSV
 (RFC 4180, header row, UTF-8), streaming: any store size in little memory.
@@ -25,6 +26,9 @@ Reads the store only, so it can run while a crawl works on it.
                      pages    fetched pages (url, state, title, relevance, …, text)
                      urls     every known URL (id, url, state, depth, priority, parent, …)
                      links    links between pages (from, to, anchor)
+                     changes  every recorded revisit in the order recorded (url, at, status,
+                              change: unchanged|changed|gone|failed, contentHash, textHash,
+                              lastModified, error)
   --format F         jsonl | csv (default: from the --out extension .csv, else jsonl)
   --out FILE         write FILE (through FILE.tmp, renamed when complete) instead of
                      standard output
@@ -46,6 +50,9 @@ const flags: FlagSpec = {
   bom: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
+
+/** What the rows of a table are, in the message after `--out`. */
+const NOUNS: Partial<Record<ExportWhat, string>> = { history: 'fetches', changes: 'revisits' };
 
 const usage = (msg: string) => new CliUsageError(`focuscrawl export: ${msg}`);
 
@@ -138,7 +145,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   try {
     if (out !== undefined) {
       const { rows } = await exportToFile(store, options, out);
-      io.err(`${rows} ${options.what === 'history' ? 'fetches' : options.what} written to ${out}`);
+      io.err(`${rows} ${NOUNS[options.what] ?? options.what} written to ${out}`);
       return 0;
     }
     const w = stdoutWriter(io);

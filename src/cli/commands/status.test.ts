@@ -2,9 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, test } from 'node:test';
+import { before, describe, it, test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { StatusData } from '../../export/index.js';
+import {
+  buildRevisitStore,
+  REVISIT_TIMES,
+  SAMPLE_PLAN,
+  SAMPLE_WATCH,
+} from '../../export/__fixtures__/revisits.js';
+import type { RevisitPlanStatus, StatusData } from '../../export/index.js';
 import {
   buildSampleStore,
   captureIo,
@@ -15,6 +21,7 @@ import {
 } from '../../export/testing.js';
 import { META_THRESHOLD, META_TOPIC } from '../../relevance/history.js';
 import { openStore } from '../../store/index.js';
+import { META_PLAN, META_WATCH, type PlanSummary, type WatchRecord } from '../../watch/index.js';
 import { statusCommand } from './status.js';
 
 let dir: string;
@@ -254,4 +261,130 @@ test('status names the crawls holding claims, and one that stopped renewing its 
     ],
   );
   assert.match((await status('--store', dir)).out, /Running +no crawl/);
+});
+
+describe('status of a watched store: the revisits section', () => {
+  // The fixtures' plain objects are the watch's records: they type-check as such,
+  // and the status reads the plan as the watch writes it.
+  const watchRecord: WatchRecord = SAMPLE_WATCH;
+  const plan: PlanSummary = SAMPLE_PLAN;
+  const asRead: RevisitPlanStatus = plan;
+  let watched: string;
+  before(async () => {
+    watched = await buildRevisitStore({ [META_WATCH]: watchRecord, [META_PLAN]: plan });
+  });
+
+  it('gives the budget, what was spent against it, what the revisits found and the plan in --json', async () => {
+    const r = await status('--store', watched, '--json');
+    assert.equal(r.code, 0, r.err);
+    const v = (JSON.parse(r.out) as StatusData).revisits;
+    assert.ok(v);
+    assert.deepEqual(v.watch, {
+      policy: 'freshness',
+      discoveryShare: 0.5,
+      startedAt: T0 + 500_000,
+    });
+    assert.deepEqual(v.budget, { requests: 30, perMs: 60_000, perSec: 0.5 });
+    // All time: five history rows (p3 fetched during the watch), six visits.
+    assert.equal(v.fetches, 5);
+    assert.equal(v.revisits, 6);
+    assert.deepEqual(v.found, { unchanged: 2, changed: 2, gone: 1, failed: 1 });
+    assert.equal(v.gone, 1);
+    // The last hour of records: rounds 2 and 3 and the fetch of p3.
+    const t = REVISIT_TIMES;
+    assert.deepEqual(v.lastHour, {
+      from: t.round3 + 1000 - 3_600_000,
+      until: t.round3 + 1000,
+      fetches: 1,
+      revisits: 4,
+      found: { unchanged: 1, changed: 1, gone: 1, failed: 1 },
+      perSec: 5 / 3600,
+      ofBudget: 5 / 3600 / 0.5,
+    });
+    // Home is scheduled (and long due at today's date), p1 gone.
+    assert.deepEqual([v.tracked, v.scheduled, v.due, v.nextDueAt], [2, 1, 1, t.homeDue]);
+    assert.deepEqual(v.plan, asRead);
+  });
+
+  it('prints the revisits section after the runs', async () => {
+    const r = await status('--store', watched);
+    assert.equal(r.code, 0, r.err);
+    const o = r.out;
+    assert.match(
+      o,
+      /^Runs +2, last: max-pages reached\n\nRevisits +2 pages tracked, 1 scheduled, 1 due now; next due 2024-05-01T14:30:00Z$/m,
+    );
+    assert.match(
+      o,
+      /^ {2}budget +30\/min \(0\.5\/s\), policy freshness, discovery share 50\.0%; watch started 2024-05-01T12:08:20Z$/m,
+    );
+    assert.match(
+      o,
+      /^ {2}spent +0\.00139\/s \(0\.3% of the budget\) over the last hour: 1 fetch \+ 4 revisits, 2024-05-01T13:00:01Z → 2024-05-01T14:00:01Z$/m,
+    );
+    assert.match(
+      o,
+      /^ {2}revisits +6 \(4 in the last hour\) vs 5 new fetches \(1 in the last hour\)$/m,
+    );
+    assert.match(
+      o,
+      /^ {2}found +2 changed, 2 unchanged, 1 gone, 1 failed; last hour: 1 changed, 1 unchanged, 1 gone, 1 failed$/m,
+    );
+    assert.match(o, /^ {2}gone +1 page \(404, 410 or moved: no longer revisited\)$/m);
+    assert.match(
+      o,
+      /^ {2}freshness +87\.3% expected \(plan of 2024-05-01T14:01:40Z, freshness: 2 pages, 1 scheduled, 0 given up; 21,600 revisits\/day, 21,600 new URLs\/day\)$/m,
+    );
+    assert.match(
+      o,
+      /^ {2}change rates +λ̂ per day: <0\.01 0, 0\.01–0\.1 0, 0\.1–1 1, 1–10 1, 10–100 0, ≥100 0$/m,
+    );
+    assert.match(
+      o,
+      /^ {2}next due \(plan\)\n {4}url +due at +changes\/day\n {4}http:\/\/a\.test\/ +2024-05-01T14:30:00Z +0\.5$/m,
+    );
+  });
+
+  it('shows the store’s own figures when no watch or plan is recorded', async () => {
+    const bare = await buildRevisitStore();
+    const v = (JSON.parse((await status('--store', bare, '--json')).out) as StatusData).revisits;
+    assert.equal(v?.budget, null);
+    assert.equal(v?.watch, null);
+    assert.equal(v?.plan, null);
+    assert.equal(v?.lastHour?.ofBudget, null);
+    assert.equal(v?.tracked, 2);
+    const o = (await status('--store', bare)).out;
+    assert.match(o, /^ {2}budget +– \(no watch recorded\)$/m);
+    assert.match(o, /^ {2}spent +0\.00139\/s over the last hour: /m);
+    assert.match(o, /^ {2}freshness +– \(no revisit plan recorded\)$/m);
+    assert.doesNotMatch(o, /change rates|next due \(plan\)/);
+  });
+
+  it('shows a watch recorded before any revisit', async () => {
+    const started = await buildSampleStore();
+    const w = await openStore(started);
+    await w.setMeta(META_WATCH, { ...watchRecord, startedAt: T0 + 100_000 });
+    await w.close();
+    const v = (JSON.parse((await status('--store', started, '--json')).out) as StatusData).revisits;
+    assert.equal(v?.tracked, 0);
+    assert.equal(v?.revisits, 0);
+    assert.equal(v?.nextDueAt, null);
+    // The window starts with the watch: only the fetch of bx (T0 + 121 s) after it.
+    assert.equal(v?.lastHour?.from, T0 + 100_000);
+    assert.equal(v?.lastHour?.fetches, 1);
+    assert.equal(v?.lastHour?.perSec, 1 / 21);
+    const o = (await status('--store', started)).out;
+    assert.match(o, /^Revisits +0 pages tracked, 0 scheduled, 0 due now; nothing scheduled$/m);
+    assert.match(
+      o,
+      /^ {2}spent +0\.0476\/s \(9\.5% of the budget\) over the last hour: 1 fetch \+ 0 revisits, .* \(21\.0s\)$/m,
+    );
+  });
+
+  it('leaves the output of a store without revisits as it was', async () => {
+    const json = (await status('--store', dir, '--json')).out;
+    assert.equal('revisits' in JSON.parse(json), false);
+    assert.doesNotMatch(json, /revisit/i);
+    assert.doesNotMatch((await status('--store', dir)).out, /Revisits|budget/);
+  });
 });

@@ -1,6 +1,7 @@
 import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
 import { openStore } from '../../store/index.js';
+import { META_PLAN, META_WATCH } from '../../watch/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 
@@ -11,7 +12,11 @@ and rejected, URLs discovered and dropped, bytes, total and crawl time, pages pe
 second, URLs per state, harvest rate, duplicates, the topic, the runs, the last
 ranking with the best pages by P (relevance and PageRank side by side) and the busiest hosts;
 and, when the crawl adapts them, the threshold (kind, initial and current value,
-frozen, changes and the last few) and the topic vector's changes (last drift).
+frozen, changes and the last few) and the topic vector's changes (last drift);
+and, once the store is watched (focuscrawl watch), the revisits: the budget and the
+requests per second spent over the last hour, revisits beside new fetches, what they
+found (changed, unchanged, gone, failed), the plan's expected freshness and change
+rates λ̂, and what is due next.
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store
@@ -48,7 +53,11 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
   const topPages = int(p, 'top-pages', 'status') ?? 10;
   const store = await openStore(dir, { readonly: true });
   try {
-    const data = await gatherStatus(store, { topHosts, topPages });
+    const revisitMeta = {
+      watch: await store.getMeta(META_WATCH),
+      plan: await store.getMeta(META_PLAN),
+    };
+    const data = await gatherStatus(store, { topHosts, topPages, revisitMeta });
     if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...data }, null, 2));
     else io.out(`Store           ${dir}\n${formatStatus(data)}`);
     return 0;

@@ -11,7 +11,7 @@ import { bool, duration, type FlagSpec, parseFlags, str } from '../args.js';
 import { crawlFlagsHelp, crawlRunOptionsFromFlags } from '../crawl-flags.js';
 import { fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
-import { createProgressReporter } from '../progress.js';
+import { runOutput, stopOnSignals } from '../run-output.js';
 import { crawlCommandFlags, formatSummary } from './crawl.js';
 
 const HELP = `Usage: focuscrawl watch --store DIR --topic FILE --budget N/UNIT [--duration 12h] [options]
@@ -34,6 +34,8 @@ or kill, then the same command again.
                                uniform (every page equally often), none (no revisits)
   --plan-interval D            how often the revisit plan is made again (default 1m)
   --revisit-concurrency N      revisits in flight at most (default 4)
+  --keep-versions              keep the body of every version found (default: the newest only;
+                               needs stored bodies, --store-bodies kept or all)
 ${crawlFlagsHelp}
   --quiet                      no progress display, only warnings and the summary
   --json-log                   one JSON object per line per event
@@ -48,6 +50,7 @@ export const watchCommandFlags: FlagSpec = {
   'revisit-policy': { type: 'string' },
   'plan-interval': { type: 'string' },
   'revisit-concurrency': { type: 'string' },
+  'keep-versions': { type: 'boolean' },
 };
 
 const usage = (m: string) => new CliUsageError(`focuscrawl watch: ${m}`);
@@ -108,6 +111,7 @@ export function watchOptionsFromFlags(
       throw usage(`--revisit-concurrency expects a whole number from 1 to 256, got "${conc}"`);
     o.revisitConcurrency = n;
   }
+  if (bool(p, 'keep-versions')) o.keepVersions = true;
   return o;
 }
 
@@ -144,17 +148,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     unknown
   >;
   const controller = new AbortController();
-  const json = bool(p, 'json-log');
-  const mode = json ? 'json' : bool(p, 'quiet') ? 'quiet' : process.stderr.isTTY ? 'bar' : 'lines';
-  const write = (s: string) => {
-    if (json) io.out(s);
-    else process.stderr.write(s);
-  };
-  const reporter = createProgressReporter({
-    mode,
-    write,
-    ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
-  });
+  const { json, reporter } = runOutput(p, io);
   const run = watch(
     { ...crawlOptions, store, signal: controller.signal } as Parameters<typeof watch>[0],
     w,
@@ -166,23 +160,17 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     run.on('revisit', (e) => io.out(JSON.stringify({ event: 'revisit', ...e })));
     run.on('plan', (e) => io.out(JSON.stringify({ event: 'plan', ...e })));
   }
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      if (!json) io.err('stopping: recording what was fetched (Ctrl-C again to quit at once)');
-      controller.abort();
-    } else process.exit(130);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const unlisten = stopOnSignals(
+    controller,
+    io,
+    json ? null : 'stopping: recording what was fetched (Ctrl-C again to quit at once)',
+  );
   try {
     const summary = await run;
     if (json) io.out(JSON.stringify({ event: 'watchEnd', ...summary }));
     else io.out(formatWatchSummary(summary, store));
     return 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    unlisten();
   }
 }

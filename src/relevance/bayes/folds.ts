@@ -7,6 +7,7 @@
  * positives stopped, so fold sizes differ by at most one and each fold's class
  * proportions are as close to the whole set's as whole numbers allow.
  */
+import { seededRandom } from '../../util/index.js';
 
 /** One fold: the indices held out for testing and the rest for training, both ascending. */
 export interface Fold {
@@ -14,17 +15,7 @@ export interface Fold {
   readonly test: readonly number[];
 }
 
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 function shuffle(items: number[], random: () => number): number[] {
   for (let i = items.length - 1; i > 0; i--) {

@@ -1,0 +1,14 @@
+/**
+ * A seeded generator of numbers in [0, 1) (mulberry32): small, fast and the same on
+ * every machine, for shuffles and samples that must replay (folds, tests, kill times).
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
