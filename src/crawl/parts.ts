@@ -7,3 +7,4 @@ export { CrawlLease } from './lease.js';
 export { type CrawlOptions, parseCrawlOptions } from './options.js';
 export { type PageRules, pageOutcome } from './page.js';
 export { type Setup, setUp } from './setup.js';
+export { errorText } from './signals.js';

@@ -2,15 +2,13 @@
 // time bucket by what they found, and the pages' change rates λ̂ by decade. One pass
 // over visits() and one over revisits(), in bounded memory (at most MAX_BUCKETS
 // buckets, six decades).
+import { RATE_DECADES, rateDecade } from '../schedule/index.js';
 import { type Store, VISIT_CHANGES, type VisitChange } from '../store/index.js';
+import { DAY, HOUR, MINUTE, SECOND } from './scale.js';
 
 /** Most buckets on the time axis: the bucket widens until the visits fit. */
 export const MAX_BUCKETS = 48;
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 /** Bucket widths, each a multiple of the one before (then doubling), so buckets merge exactly. */
 const WIDTHS = [
   SECOND,
@@ -29,14 +27,7 @@ const WIDTHS = [
 const widthAt = (level: number): number =>
   level < WIDTHS.length ? (WIDTHS[level] as number) : 7 * DAY * 2 ** (level - WIDTHS.length + 1);
 
-/** λ̂ (changes per day) by decade, as the revisit plan counts them. */
-export const RATE_DECADES = ['<0.01', '0.01–0.1', '0.1–1', '1–10', '10–100', '≥100'] as const;
-
-/** The decade of a change rate: 0 for `<0.01` … 5 for `≥100`. */
-export function rateDecade(rate: number): number {
-  if (!(rate >= 0.01)) return 0;
-  return Math.min(5, Math.floor(Math.log10(rate)) + 3);
-}
+export { RATE_DECADES, rateDecade };
 
 /** The visits of one time bucket, by what they found. */
 export interface VisitBucket extends Record<VisitChange, number> {

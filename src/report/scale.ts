@@ -53,10 +53,10 @@ export function countAxis(max: number, count = 5): Axis {
 /** The fixed axis [0, 1] with ticks every 0.2 (rates and relevance). */
 export const UNIT_AXIS: Axis = { min: 0, max: 1, ticks: [0, 0.2, 0.4, 0.6, 0.8, 1] };
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
 /** Tick steps on a time axis: round durations. */
 const TIME_STEPS = [
   SECOND,

@@ -39,4 +39,4 @@ export {
   groupPrior,
   urlPattern,
 } from './prior.js';
-export type { PlanSummary } from './summary.js';
+export { type PlanSummary, RATE_DECADES, rateDecade } from './summary.js';

@@ -21,3 +21,12 @@ export interface PlanSummary {
   /** The pages due soonest: URL, due time, λ̂. */
   next: { url: string; dueAt: number; rate: number }[];
 }
+
+/** λ̂ (changes per day) by decade, the keys of `PlanSummary.rates`. */
+export const RATE_DECADES = ['<0.01', '0.01–0.1', '0.1–1', '1–10', '10–100', '≥100'] as const;
+
+/** The decade of a change rate: 0 for `<0.01` … 5 for `≥100`. */
+export function rateDecade(rate: number): number {
+  if (!(rate >= 0.01)) return 0;
+  return Math.min(5, Math.floor(Math.log10(rate)) + 3);
+}

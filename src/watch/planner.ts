@@ -16,8 +16,10 @@ import {
   groupPrior,
   MS_PER_DAY,
   type PlanSummary,
+  RATE_DECADES,
   type RatePrior,
   type RevisitPage,
+  rateDecade,
   splitBudget,
   urlPattern,
   type Visit,
@@ -44,6 +46,8 @@ export interface PlanInput {
   totalPerDay: number;
   /** Share of the budget kept for new URLs while the frontier has some. */
   discoveryShare: number;
+  /** First fetch times by URL, kept from one plan to the next (filled as needed). */
+  firstFetch: Map<string, number>;
   /** New URLs found per page by this run's revisits (`visits`, `linked`). */
   yields: ReadonlyMap<string, { visits: number; linked: number }>;
   now: number;
@@ -52,13 +56,6 @@ export interface PlanInput {
 export type { PlanSummary };
 export const META_PLAN = 'watch.plan';
 
-const DECADES = ['<0.01', '0.01–0.1', '0.1–1', '1–10', '10–100', '≥100'];
-function decade(rate: number): string {
-  if (rate < 0.01) return DECADES[0] as string;
-  const i = Math.min(5, Math.floor(Math.log10(rate)) + 3);
-  return DECADES[i] as string;
-}
-
 interface Known {
   url: string;
   lastVisitAt: number;
@@ -66,16 +63,19 @@ interface Known {
 }
 
 /** Every kept page with its visit history, oldest first (the first fetch included). */
-async function histories(store: Store): Promise<Known[]> {
+async function histories(store: Store, first: Map<string, number>): Promise<Known[]> {
   const pages = new Map<string, Known>();
   for await (const p of store.pages()) {
     if (p.state === 'complete')
       pages.set(p.url, { url: p.url, lastVisitAt: p.fetchedAt, history: [] });
   }
-  const first = new Map<string, number>();
-  for await (const h of store.history()) {
-    if (h.state === 'complete' && pages.has(h.url) && !first.has(h.url))
-      first.set(h.url, h.fetchedAt);
+  // A page's first fetch never changes: the history is read again only for pages
+  // kept since the last plan.
+  if ([...pages.keys()].some((u) => !first.has(u))) {
+    for await (const h of store.history()) {
+      if (h.state === 'complete' && pages.has(h.url) && !first.has(h.url))
+        first.set(h.url, h.fetchedAt);
+    }
   }
   const gone = new Set<string>();
   for await (const r of store.revisits()) {
@@ -117,7 +117,7 @@ export async function planRevisits(
   store: Store,
   input: PlanInput,
 ): Promise<{ summary: PlanSummary; frequencies: Map<string, number> }> {
-  const known = await histories(store);
+  const known = await histories(store, input.firstFetch);
   const groups = new Map<string, Visit[][]>();
   for (const k of known) {
     const key = urlPattern(k.url);
@@ -155,8 +155,11 @@ export async function planRevisits(
   });
   for (let i = 0; i < items.length; i += BATCH)
     await store.scheduleRevisits(items.slice(i, i + BATCH));
-  const rates: Record<string, number> = Object.fromEntries(DECADES.map((d) => [d, 0]));
-  for (const r of rate.values()) rates[decade(r)] = (rates[decade(r)] ?? 0) + 1;
+  const rates: Record<string, number> = Object.fromEntries(RATE_DECADES.map((d) => [d, 0]));
+  for (const r of rate.values()) {
+    const d = RATE_DECADES[rateDecade(r)] as string;
+    rates[d] = (rates[d] ?? 0) + 1;
+  }
   const next = items
     .filter((x): x is RevisitSchedule & { dueAt: number } => x.dueAt !== null)
     .sort((a, b) => a.dueAt - b.dueAt)

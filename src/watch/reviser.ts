@@ -9,7 +9,7 @@
  * back, due as before; visits already answered are recorded.
  */
 
-import type { CrawlLease, PageRules } from '../crawl/parts.js';
+import { type CrawlLease, errorText, type PageRules } from '../crawl/parts.js';
 import { AbortedError } from '../errors/index.js';
 import type { Fetcher, FetchResult } from '../fetch/index.js';
 import type { DueRevisit, Store, VisitOutcome } from '../store/index.js';
@@ -38,12 +38,6 @@ export interface ReviserParts {
   found: () => void;
   warn: (message: string) => void;
 }
-
-const errorText = (e: unknown): string => {
-  const code = (e as { code?: unknown }).code;
-  const m = e instanceof Error ? e.message : String(e);
-  return typeof code === 'string' ? `${code}: ${m}` : m;
-};
 
 export class Reviser {
   readonly #p: ReviserParts;

@@ -190,6 +190,7 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
       warn: (m) => emit('warning', m),
     });
     let plan: PlanSummary | null = null;
+    const firstFetch = new Map<string, number>();
     let planning: Promise<void> = Promise.resolve();
     const replan = () => {
       planning = planning
@@ -200,6 +201,7 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
             totalPerDay: perDay(w.rate),
             discoveryShare: w.discoveryShare,
             yields: reviser.yields,
+            firstFetch,
             now: Date.now(),
           });
           plan = r.summary;
