@@ -49,6 +49,7 @@ export {
   type PageRecord,
   type PageScores,
   type Records,
+  type RecordVisitsResult,
   type RevisitRecord,
   type RevisitSchedule,
   type Revisits,

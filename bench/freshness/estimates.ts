@@ -3,7 +3,7 @@
 // per real day (the crawler knows only its own clock); the articles' are per simulated
 // day, so λ̂ / clockSpeed is the comparable figure.
 import { openStore } from '../../src/store/index.js';
-import { newsArticles, type WebSize } from '../../src/testweb/index.js';
+import { type NewsValidator, newsArticles, type WebSize } from '../../src/testweb/index.js';
 import { bucketOf, RATE_BUCKETS } from './truth.js';
 
 export interface EstimateFigures {
@@ -20,6 +20,8 @@ export interface EstimateFigures {
   }[];
   /** Revisits recorded per article (the first fetch not counted), median. */
   medianVisits: number | null;
+  /** The rank correlation by the validator the article's server sends. */
+  byValidator: { validator: NewsValidator; spearman: number | null }[];
 }
 
 const median = (xs: readonly number[]): number | null => {
@@ -74,7 +76,13 @@ export async function estimateFigures(
     await store.close();
   }
   const articles = newsArticles(seed, size).filter((a) => existedAtStart(a.url));
-  const pairs: { bucket: string; est: number; truth: number; visits: number }[] = [];
+  const pairs: {
+    bucket: string;
+    est: number;
+    truth: number;
+    visits: number;
+    validator: NewsValidator;
+  }[] = [];
   for (const a of articles) {
     const e = est.get(a.url);
     if (e === undefined || e.rate === null) continue;
@@ -83,6 +91,7 @@ export async function estimateFigures(
       est: e.rate / clockSpeed,
       truth: a.ratePerDay,
       visits: e.visits,
+      validator: a.validator,
     });
   }
   const changing = pairs.filter((p) => p.truth > 0);
@@ -102,5 +111,15 @@ export async function estimateFigures(
       };
     }),
     medianVisits: median(pairs.map((p) => p.visits)),
+    byValidator: (['etag', 'last-modified', 'none'] as const).map((validator) => {
+      const ps = changing.filter((p) => p.validator === validator);
+      return {
+        validator,
+        spearman: spearman(
+          ps.map((p) => p.est),
+          ps.map((p) => p.truth),
+        ),
+      };
+    }),
   };
 }

@@ -144,7 +144,7 @@ export function markdown(r: BenchResult): string {
           ? `, the last: ${p.lastPlan.scheduled} of ${p.lastPlan.pages} pages scheduled, ${p.lastPlan.givenUp} given up, expected freshness ${pct(p.lastPlan.expectedFreshness)}`
           : '') +
         (e
-          ? `; λ̂ vs λ rank correlation ${num(e.spearman, 2)}, median revisits per article ${num(e.medianVisits, 0)}`
+          ? `; λ̂ vs λ rank correlation ${num(e.spearman, 2)} (${e.byValidator.map((v) => `${v.validator} ${num(v.spearman, 2)}`).join(', ')}), median revisits per article ${num(e.medianVisits, 0)}`
           : '') +
         (p.policy !== 'none' ? `; ${halved(p, s)}` : '') +
         (p.policy !== 'none'

@@ -109,11 +109,16 @@ export class CrawlLease {
     }
   }
 
-  /** The store's `recordVisits` under the lease; returns the URLs of refused visits. */
-  async recordVisits(visits: readonly VisitOutcome[]): Promise<ReadonlySet<string>> {
-    const { refused } = await this.#store.recordVisits(visits, { lease: this.#id });
+  /**
+   * The store's `recordVisits` under the lease; returns the URLs of refused visits
+   * and how many of the visits' new URLs were queued.
+   */
+  async recordVisits(
+    visits: readonly VisitOutcome[],
+  ): Promise<{ refused: ReadonlySet<string>; added: number }> {
+    const { refused, added } = await this.#store.recordVisits(visits, { lease: this.#id });
     this.lostClaims += refused.length;
-    return new Set(refused);
+    return { refused: new Set(refused), added };
   }
 
   /** Gives back revisits claimed under the lease and not visited. */

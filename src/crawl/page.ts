@@ -4,7 +4,7 @@
  * their priorities. Pure apart from the `seen` cache it consults and fills.
  */
 import { createHash } from 'node:crypto';
-import type { FetchResult } from '../fetch/index.js';
+import { type FetchResult, validatorsOf } from '../fetch/index.js';
 import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
 import { judgePage } from '../page/index.js';
 import { detach, type ParseOptions } from '../parse/index.js';
@@ -145,6 +145,8 @@ export function pageOutcome(
   const { text, title, relevance, relevant, kept } = j;
   // The page's neighbours on the page that linked it, raised by what it lends them.
   const lent = rules.siblings?.lend(claimed.url, relevance, relevant, fetchedAt) ?? [];
+  // The validators, kept for the first revisit (only those the response carried).
+  const v = validatorsOf(res.headers, fetchedAt);
   const base = {
     fetchedAt,
     status: res.status,
@@ -152,6 +154,9 @@ export function pageOutcome(
     bytes: res.bytes,
     title: title || null,
     relevance,
+    ...(v.etag !== undefined ? { etag: v.etag } : {}),
+    ...(v.lastModified !== undefined ? { lastModified: v.lastModified } : {}),
+    ...(v.lastModifiedMs !== undefined ? { modifiedAt: v.lastModifiedMs } : {}),
   };
   // Through redirects, the page is the final URL's (the store keeps it there).
   const pageUrl = res.finalUrl;

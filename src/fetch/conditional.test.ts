@@ -316,6 +316,30 @@ describe('validatorsOf', () => {
     test(name, () => assert.deepEqual(validatorsOf(headers), expected));
   }
 
+  test('a server whose clock is wrong: the Date header moves Last-Modified onto ours', () => {
+    const received = Date.UTC(2026, 10, 26, 12);
+    // The server's clock reads two years early; its page changed 3 hours before its now.
+    const headers = {
+      date: 'Sat, 01 Jun 2024 13:00:00 GMT',
+      'last-modified': LAST_MODIFIED,
+    };
+    assert.equal(validatorsOf(headers, received).lastModifiedMs, received - 3 * 3_600_000);
+    // A date in the second of the server's now, or after it, is a stamp, not a change.
+    for (const date of ['Sat, 01 Jun 2024 09:00:00 GMT', LAST_MODIFIED]) {
+      const stamped = validatorsOf({ date, 'last-modified': LAST_MODIFIED }, received);
+      assert.deepEqual(stamped, { lastModified: LAST_MODIFIED });
+    }
+    // No Date: taken as it is.
+    assert.equal(validatorsOf({ 'last-modified': LAST_MODIFIED }, received).lastModifiedMs, LM_MS);
+    // A clock within a minute of ours is right: the date stays as sent.
+    const close = { date: 'Sat, 01 Jun 2024 13:00:30 GMT', 'last-modified': LAST_MODIFIED };
+    assert.equal(validatorsOf(close, Date.UTC(2024, 5, 1, 13)).lastModifiedMs, LM_MS);
+    assert.equal(
+      validatorsOf({ date: 'garbage', 'last-modified': LAST_MODIFIED }, received).lastModifiedMs,
+      LM_MS,
+    );
+  });
+
   test('parseHttpDate: RFC 850 two-digit years, leap days, ranges', () => {
     const now = Date.UTC(2024, 0, 1);
     assert.equal(

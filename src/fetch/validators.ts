@@ -12,9 +12,15 @@ export interface Validators {
   etag?: string;
   /** The Last-Modified header, verbatim, even when it is not a valid HTTP date. */
   lastModified?: string;
-  /** Last-Modified as ms since the epoch; absent when it is not a valid HTTP date. */
+  /**
+   * Last-Modified as ms since the epoch on the receiver's clock (see `validatorsOf`);
+   * absent when it is not a valid HTTP date, or when it is the response's own time.
+   */
   lastModifiedMs?: number;
 }
+
+/** A server clock this far from the receiver's is wrong (see `validatorsOf`). */
+export const CLOCK_SKEW_MS = 60_000;
 
 /** A header's value by name, case-insensitively; undefined when absent or blank. */
 function headerOf(headers: Record<string, string>, name: string): string | undefined {
@@ -34,8 +40,21 @@ function headerOf(headers: Record<string, string>, name: string): string | undef
  * The validators of a response from its headers (`FetchResult.headers`): ETag and
  * Last-Modified kept verbatim, to be sent back in `FetchInit.conditional`; the date
  * also parsed (`lastModifiedMs`) when it is a valid HTTP date.
+ *
+ * Given `receivedAt` (when the response came, on the receiver's clock) and a valid
+ * `Date` header more than {@link CLOCK_SKEW_MS} away from it, the server's clock is
+ * wrong and the date is moved onto the receiver's clock: `lastModifiedMs = receivedAt −
+ * max(0, Date − Last-Modified)`, the page's age by the server's own clock (as HTTP
+ * caches reckon it, RFC 9111 §4.2.2), so that its changes are dated rightly against
+ * the receiver's visits. Otherwise the date is taken as it is (a moved date would
+ * wobble by the network's delay from one answer to the next).
+ *
+ * A Last-Modified in the same second as the `Date` header, or after it, is the
+ * response stamped with its own time (as many dynamic pages are), not the date of a
+ * change: `lastModifiedMs` is then left out (the header is still kept, for
+ * `If-Modified-Since`).
  */
-export function validatorsOf(headers: Record<string, string>): Validators {
+export function validatorsOf(headers: Record<string, string>, receivedAt?: number): Validators {
   const out: Validators = {};
   const etag = headerOf(headers, 'etag');
   if (etag !== undefined) out.etag = etag;
@@ -43,7 +62,16 @@ export function validatorsOf(headers: Record<string, string>): Validators {
   if (lastModified !== undefined) {
     out.lastModified = lastModified;
     const ms = parseHttpDate(lastModified);
-    if (ms !== undefined) out.lastModifiedMs = ms;
+    const date = headerOf(headers, 'date');
+    const serverNow = date === undefined ? undefined : parseHttpDate(date);
+    if (ms !== undefined && !(serverNow !== undefined && ms > serverNow - 1000)) {
+      out.lastModifiedMs =
+        serverNow === undefined ||
+        receivedAt === undefined ||
+        Math.abs(serverNow - receivedAt) <= CLOCK_SKEW_MS
+          ? ms
+          : receivedAt - Math.max(0, serverNow - ms);
+    }
   }
   return out;
 }

@@ -89,6 +89,57 @@ describe('allocateRevisits, solved by hand', () => {
   });
 });
 
+describe('allocateRevisits with floors', () => {
+  it('gives every page its floor, and the rest as without floors', () => {
+    // Without floors page a would take all 2 revisits (b's first gain, 1/100, is below
+    // a's gain at f = 1.5). Floors of 0.5: b keeps 0.5 and is given up beyond it, c
+    // (never changing) keeps 0.5, a gets the remaining 1.
+    const plan = allocateRevisits(
+      [
+        { id: 'a', ratePerDay: 1, minPerDay: 0.5 },
+        { id: 'b', ratePerDay: 100, minPerDay: 0.5 },
+        { id: 'c', ratePerDay: 0, minPerDay: 0.5 },
+      ],
+      2,
+    );
+    near(plan.frequencies.get('a')!, 1, 1e-9);
+    assert.equal(plan.frequencies.get('b'), 0.5);
+    assert.equal(plan.frequencies.get('c'), 0.5);
+    assert.deepEqual(plan.givenUp, ['b']);
+    near(sum(plan.frequencies), 2, 1e-9);
+  });
+
+  it('keeps equal marginal gains above the floors', () => {
+    const pages: RevisitPage[] = [
+      { id: 'a', ratePerDay: 1, minPerDay: 0.1 },
+      { id: 'b', ratePerDay: 2, minPerDay: 0.1 },
+      { id: 'c', ratePerDay: 0.5, minPerDay: 3 },
+    ];
+    const plan = allocateRevisits(pages, 6);
+    const fa = plan.frequencies.get('a')!;
+    const fb = plan.frequencies.get('b')!;
+    near(gain(pages[0]!, fa), gain(pages[1]!, fb), 1e-9);
+    assert.equal(plan.frequencies.get('c'), 3); // its own optimum is below its floor
+    near(fa + fb, 3, 1e-9);
+  });
+
+  it('cuts the floors in proportion when they exceed the budget', () => {
+    const plan = allocateRevisits(
+      [
+        { id: 'a', ratePerDay: 1, minPerDay: 1 },
+        { id: 'b', ratePerDay: 2, minPerDay: 2 },
+      ],
+      1.5,
+    );
+    assert.deepEqual([...plan.frequencies.values()], [0.5, 1]);
+    assert.deepEqual(plan.givenUp, ['a', 'b']);
+    assert.throws(() => allocateRevisits([{ id: 'a', ratePerDay: 1, minPerDay: -1 }], 1), {
+      name: 'InvalidOptionError',
+      message: /pages\[0\]\.minPerDay/,
+    });
+  });
+});
+
 describe('allocateRevisits, in general', () => {
   const mixed: RevisitPage[] = [0.02, 0.1, 0.3, 0.5, 1, 2, 3, 4, 5, 6, 7, 7.5, 20, 50].map(
     (rate, i) => ({ id: `p${i}`, ratePerDay: rate, weight: 1 + (i % 3) }),

@@ -26,6 +26,12 @@ export interface RevisitPage {
   ratePerDay: number;
   /** Importance of the page's freshness (≥ 0). @default 1 */
   weight?: number | undefined;
+  /**
+   * Revisits per day the page gets whatever its gain (≥ 0): a crawler's own floor, to
+   * keep estimates current and to notice that a page thought still began to change.
+   * When the floors add up to more than the budget, each is cut in proportion. @default 0
+   */
+  minPerDay?: number | undefined;
 }
 
 /** Result of {@link allocateRevisits}. */
@@ -40,7 +46,7 @@ export interface RevisitPlan {
   multiplier: number;
   /** Σ w·F / Σ w under the plan, in [0, 1]; 1 when the weights sum to 0. */
   expectedFreshness: number;
-  /** Ids of pages that change (λ > 0) but get no revisit, in the order given. */
+  /** Ids of pages that change (λ > 0) but get no revisit beyond their floor, in the order given. */
   givenUp: string[];
 }
 
@@ -89,11 +95,13 @@ interface Active {
   index: number;
   ratePerDay: number;
   weight: number;
+  min: number;
 }
 
+/** Σ max(floor, f(μ)) over the active pages. */
 function totalAt(mu: number, active: readonly Active[]): number {
   let sum = 0;
-  for (const p of active) sum += frequencyAt(mu, p.ratePerDay, p.weight);
+  for (const p of active) sum += Math.max(p.min, frequencyAt(mu, p.ratePerDay, p.weight));
   return sum;
 }
 
@@ -106,10 +114,11 @@ function totalAt(mu: number, active: readonly Active[]): number {
  * Σ fᵢ = budget; the frequencies are then scaled by the last tiny mismatch so that
  * they sum to the budget exactly.
  *
- * Pages that never change (λ = 0) are always fresh and get 0 revisits: whatever
- * minimum revisit rate a crawler keeps to notice that such a page did start changing
- * (or vanished) is its own policy, outside this optimisation. Pages of weight 0 get 0
- * too. When no page can gain anything the budget is left unused (all zeros).
+ * Pages that never change (λ = 0) are always fresh and get 0 revisits beyond their
+ * floor (`minPerDay`), as do pages of weight 0. With floors the optimum is
+ * fᵢ = max(floorᵢ, fᵢ(μ)), μ again by bisection; the floors come off the budget first
+ * (cut in proportion when they exceed it). When no page can gain anything, the budget
+ * beyond the floors is left unused.
  */
 export function allocateRevisits(pages: readonly RevisitPage[], budgetPerDay: number): RevisitPlan {
   checkNonNegative('allocateRevisits', 'budgetPerDay', budgetPerDay);
@@ -118,6 +127,7 @@ export function allocateRevisits(pages: readonly RevisitPage[], budgetPerDay: nu
   const seen = new Set<string>();
   const active: Active[] = [];
   const weights: number[] = [];
+  const mins = new Float64Array(pages.length);
   pages.forEach((p, i) => {
     if (typeof p?.id !== 'string') {
       throw new InvalidOptionError(`allocateRevisits: pages[${i}].id must be a string`);
@@ -128,31 +138,45 @@ export function allocateRevisits(pages: readonly RevisitPage[], budgetPerDay: nu
     const rate = checkNonNegative('allocateRevisits', `pages[${i}].ratePerDay`, p.ratePerDay);
     const weight = checkNonNegative('allocateRevisits', `pages[${i}].weight`, p.weight ?? 1);
     weights.push(weight);
-    if (rate > 0 && weight > 0) active.push({ index: i, ratePerDay: rate, weight });
+    mins[i] = checkNonNegative('allocateRevisits', `pages[${i}].minPerDay`, p.minPerDay ?? 0);
+    if (rate > 0 && weight > 0) active.push({ index: i, ratePerDay: rate, weight, min: mins[i]! });
   });
 
+  let floors = 0;
+  for (const m of mins) floors += m;
   const f = new Float64Array(pages.length);
+  if (floors > 0) {
+    const cut = Math.min(1, budgetPerDay / floors);
+    for (let i = 0; i < f.length; i++) f[i] = mins[i]! * cut;
+    if (cut < 1) for (const p of active) p.min *= cut;
+  }
   let multiplier = 0;
   for (const p of active) multiplier = Math.max(multiplier, p.weight / p.ratePerDay);
-  if (active.length > 0 && budgetPerDay > 0) {
-    let hi = multiplier; // Σ f(hi) = 0 < budget
+  const activeFloors = active.reduce((t, p) => t + p.min, 0);
+  const left = budgetPerDay - (floors > budgetPerDay ? budgetPerDay : floors);
+  if (active.length > 0 && left > 0) {
+    // The active pages share their floors and what the floors leave.
+    const share = left + activeFloors;
+    let hi = multiplier; // Σ max(floor, f(hi)) = Σ floors < share
     let lo = hi / 2;
-    while (totalAt(lo, active) < budgetPerDay) {
+    while (totalAt(lo, active) < share) {
       hi = lo;
       lo /= 2;
     }
     for (let k = 0; k < 200 && hi - lo > RELATIVE_TOLERANCE * hi; k++) {
       const mid = Math.sqrt(lo * hi);
-      if (totalAt(mid, active) < budgetPerDay) hi = mid;
+      if (totalAt(mid, active) < share) hi = mid;
       else lo = mid;
     }
     multiplier = Math.sqrt(lo * hi);
-    let sum = 0;
+    // The last tiny mismatch is shared by the pages above their floors.
+    let above = 0;
     for (const p of active) {
-      f[p.index] = frequencyAt(multiplier, p.ratePerDay, p.weight);
-      sum += f[p.index]!;
+      f[p.index] = Math.max(p.min, frequencyAt(multiplier, p.ratePerDay, p.weight));
+      above += f[p.index]! - p.min;
     }
-    if (sum > 0) for (const p of active) f[p.index] = (f[p.index]! * budgetPerDay) / sum;
+    const scale = above > 0 ? (share - activeFloors) / above : 1;
+    for (const p of active) f[p.index] = p.min + (f[p.index]! - p.min) * scale;
   }
 
   const frequencies = new Map<string, number>();
@@ -162,7 +186,7 @@ export function allocateRevisits(pages: readonly RevisitPage[], budgetPerDay: nu
   pages.forEach((p, i) => {
     const fi = f[i]!;
     frequencies.set(p.id, fi);
-    if (fi === 0 && p.ratePerDay > 0) givenUp.push(p.id);
+    if (fi <= mins[i]! && p.ratePerDay > 0) givenUp.push(p.id);
     weightSum += weights[i]!;
     freshSum += weights[i]! * expectedFreshness(p.ratePerDay, fi);
   });

@@ -30,7 +30,9 @@ const day = (d: number) => T0 + d * MS_PER_DAY;
 function simulate(ratePerDay: number, intervalsDays: readonly number[], seed: number): Visit[] {
   const rnd = mulberry32(seed);
   let nextChange = -Math.log(1 - rnd()) / ratePerDay;
-  let lastChange = -30; // created a month before the first visit
+  // Changing long before the first visit: the last change before it is as far back as
+  // the next after it is ahead (Poisson), an exponential time.
+  let lastChange = Math.log(1 - rnd()) / ratePerDay;
   let t = 0;
   const visits: Visit[] = [{ at: day(0), changed: false, lastModified: day(lastChange) }];
   for (const interval of intervalsDays) {
@@ -145,25 +147,25 @@ describe('irregularRate', () => {
 
 describe('lastModifiedRate', () => {
   it('divides the distinct changes by the time the page was known unchanged', () => {
-    // Day 1: changed at 0.5 (0.5 day unchanged); day 2: same date (1 day);
-    // day 3: changed at 2.75 (0.25 day). X = 2 over 1.75 days.
+    // Day 0: unchanged since −10 (10 days); day 1: changed at 0.5 (0.5 day unchanged);
+    // day 2: same date (1 day); day 3: changed at 2.75 (0.25 day). X = 2 over 11.75 days.
     const visits = [
       { at: day(0), lastModified: day(-10) },
       { at: day(1), lastModified: day(0.5) },
       { at: day(2), lastModified: day(0.5) },
       { at: day(3), lastModified: day(2.75) },
     ];
-    near(lastModifiedRate(visits), 2 / 1.75, 1e-12);
+    near(lastModifiedRate(visits), 2 / 11.75, 1e-12);
   });
 
   it('clamps dates after the visit or before the previous one', () => {
     const visits = [
-      { at: day(0), lastModified: day(-1) },
+      { at: day(0), lastModified: day(-1) }, // 1 day unchanged before the first visit
       { at: day(1), lastModified: day(1.01) }, // after the visit: 0 unchanged
       { at: day(2), lastModified: day(0.5) }, // earlier than the last visit: 1 day
       { at: day(4), lastModified: day(4) }, // 0
     ];
-    near(lastModifiedRate(visits), 3 / 1, 1e-12);
+    near(lastModifiedRate(visits), 3 / 2, 1e-12);
   });
 
   it('gives 0 without changes and ln(2n + 1)/t̄ when every change is dated at its visit', () => {
@@ -225,11 +227,22 @@ describe('estimateRate', () => {
     const dated: Visit[] = [
       { at: day(0), changed: false, lastModified: day(-10) },
       { at: day(1), changed: true, lastModified: day(0.5) },
-      { at: day(2), changed: true, lastModified: day(0.5) }, // the date wins: unchanged
+      { at: day(2), changed: true, lastModified: day(0.5) }, // changed, undated: 1 day
       { at: day(3), changed: true, lastModified: day(2.75) },
     ];
     const lm = estimateRate(dated, noPrior);
-    same(lm, { ratePerDay: 2 / 1.75, method: 'last-modified', visits: 4, changes: 2 });
+    // The flags say what changed, the dates when: X = 3 over 10 + 0.5 + 1 + 0.25 days.
+    same(lm, { ratePerDay: 3 / 11.75, method: 'last-modified', visits: 4, changes: 3 });
+    // An unchanged visit without a date (a 304 need not send one) keeps the previous.
+    const with304 = dated.map((v, i) => (i === 2 ? { ...v, changed: false } : v));
+    const undated304 = dated.map((v, i) => (i === 2 ? { at: v.at, changed: false } : v));
+    same(estimateRate(with304, noPrior), {
+      ratePerDay: 2 / 11.75,
+      method: 'last-modified',
+      visits: 4,
+      changes: 2,
+    });
+    same(estimateRate(undated304, noPrior), estimateRate(with304, noPrior));
 
     // One visit without a date: the flags decide.
     const partial = dated.map((v, i) => (i === 2 ? { at: v.at, changed: v.changed } : v));

@@ -21,9 +21,13 @@ export const REGULAR_TOLERANCE = 1.01;
 
 /**
  * A Last-Modified date this close to its visit (or after it) is taken as stamped with
- * the response time, as many dynamic pages do, rather than as the date of a change.
+ * the response time, as many dynamic pages do, rather than as the date of a change:
+ * the date is whole seconds, and the answer takes a moment to arrive.
  */
-export const LAST_MODIFIED_SLACK_MS = 60_000;
+export const LAST_MODIFIED_SLACK_MS = 2_000;
+
+/** HTTP dates have whole seconds: Last-Modified dates closer than this are equal. */
+export const LAST_MODIFIED_RESOLUTION_MS = 1_000;
 
 /** One visit to a page. */
 export interface Visit {
@@ -199,18 +203,29 @@ function checkVisits(where: string, visits: readonly Partial<Visit>[], dated: bo
   });
 }
 
-/** Changed intervals and the ms known unchanged, by the rule of lastModifiedRate. */
-function lastModifiedCounts(visits: readonly DatedVisit[]): {
+/**
+ * Changed intervals and the ms known unchanged, by the rule of lastModifiedRate. With
+ * `changed` (one flag per visit, as estimateRate has them), the flags say which
+ * intervals changed and the dates only when.
+ */
+function lastModifiedCounts(
+  visits: readonly DatedVisit[],
+  changed?: readonly boolean[],
+): {
   changes: number;
   unchangedMs: number;
 } {
   let changes = 0;
-  let unchangedMs = 0;
+  const first = visits[0];
+  let unchangedMs = first === undefined ? 0 : Math.max(0, first.at - first.lastModified);
   for (let i = 1; i < visits.length; i++) {
     const prev = visits[i - 1]!;
     const cur = visits[i]!;
     const intervalMs = cur.at - prev.at;
-    if (cur.lastModified !== prev.lastModified) {
+    if (
+      changed?.[i] ??
+      Math.abs(cur.lastModified - prev.lastModified) >= LAST_MODIFIED_RESOLUTION_MS
+    ) {
       changes++;
       unchangedMs += Math.min(intervalMs, Math.max(0, cur.at - cur.lastModified));
     } else {
@@ -231,8 +246,10 @@ function lastModifiedCounts(visits: readonly DatedVisit[]): {
  *
  * the number of distinct changes over the time the page was known to be unchanged.
  * A date after its visit (clock skew) counts as a change at the visit; one before the
- * previous visit counts the whole interval. The first visit only sets the starting
- * date: what happened before it was not observed.
+ * previous visit counts the whole interval. The first visit's date adds the time from
+ * it to the visit, unchanged (T gains a₀ − m₀); what happened at that date (a change,
+ * or the page's birth) is not counted. Dates less than
+ * {@link LAST_MODIFIED_RESOLUTION_MS} apart are the same date.
  *
  * When every change is dated at its visit, T = 0 and the data bound nothing; the
  * answer is then the all-changed cap of {@link irregularRate}, ln(2n + 1)/t̄. No
@@ -240,22 +257,38 @@ function lastModifiedCounts(visits: readonly DatedVisit[]): {
  */
 export function lastModifiedRate(visits: readonly DatedVisit[]): number {
   checkVisits('lastModifiedRate', visits, true);
-  const n = visits.length - 1;
-  const { changes, unchangedMs } = lastModifiedCounts(visits);
-  if (changes === 0) return 0;
-  const spanDays = (visits[n]!.at - visits[0]!.at) / MS_PER_DAY;
-  if (unchangedMs === 0) return Math.log(2 * n + 1) / (spanDays / n);
-  return changes / (unchangedMs / MS_PER_DAY);
+  return rateOf(lastModifiedCounts(visits), visits);
 }
 
-/** Whether the history's Last-Modified dates can date its changes (see estimateRate). */
-function usableLastModified(history: readonly Visit[]): history is readonly (Visit & DatedVisit)[] {
+/** X / T, 0 without a change, the all-changed cap when T = 0. */
+function rateOf(
+  c: { changes: number; unchangedMs: number },
+  visits: readonly DatedVisit[],
+): number {
+  const n = visits.length - 1;
+  if (c.changes === 0) return 0;
+  const spanDays = (visits[n]!.at - visits[0]!.at) / MS_PER_DAY;
+  if (c.unchangedMs === 0) return Math.log(2 * n + 1) / (spanDays / n);
+  return c.changes / (c.unchangedMs / MS_PER_DAY);
+}
+
+/**
+ * The history with a Last-Modified date on every visit, when its dates can date its
+ * changes (see estimateRate); null otherwise. A visit that found the page unchanged
+ * and came without a date (a 304 need not repeat it) keeps the previous visit's.
+ */
+function datedHistory(history: readonly Visit[]): DatedVisit[] | null {
   let dated = false;
-  for (const v of history) {
-    if (v.lastModified === undefined) return false;
-    if (v.lastModified < v.at - LAST_MODIFIED_SLACK_MS) dated = true;
+  const out: DatedVisit[] = [];
+  for (let i = 0; i < history.length; i++) {
+    const v = history[i]!;
+    const lastModified =
+      v.lastModified ?? (i > 0 && !v.changed ? out[i - 1]?.lastModified : undefined);
+    if (lastModified === undefined) return null;
+    if (lastModified < v.at - LAST_MODIFIED_SLACK_MS) dated = true;
+    out.push({ at: v.at, lastModified });
   }
-  return dated;
+  return dated ? out : null;
 }
 
 /**
@@ -263,10 +296,14 @@ function usableLastModified(history: readonly Visit[]): history is readonly (Vis
  * crawler calls. `history` holds its visits oldest first (the first has no interval
  * before it, so its `changed` is ignored); `prior` is the belief to start from.
  *
- * The estimator: 'last-modified' when every visit has a Last-Modified date and one at
- * least lies more than {@link LAST_MODIFIED_SLACK_MS} before its visit (dates all at
- * the visit are response-time stamps and say nothing; with usable dates, the dates,
- * not the flags, decide what changed); else 'regular' on the mean interval when the
+ * The estimator: 'last-modified' when every visit has a Last-Modified date (an
+ * unchanged visit without one keeps the previous) and one at least lies more than
+ * {@link LAST_MODIFIED_SLACK_MS} before its visit (dates all at the visit are
+ * response-time stamps and say nothing). The flags then say which intervals changed
+ * (the visible text is what freshness is about: a date moved without a change in the
+ * text is no change) and the dates when: a changed interval counts as unchanged from
+ * its start, or from its visit's date when that is later, up to that date. Else
+ * 'regular' on the mean interval when the
  * longest interval is within 1% of the shortest; else 'irregular'. With fewer than two
  * visits: 'prior', the prior's rate as it is.
  *
@@ -294,10 +331,15 @@ export function estimateRate(history: readonly Visit[], prior: RatePrior): RateE
   let method: RateMethod;
   let rate: number;
   let changes = 0;
-  if (usableLastModified(history)) {
+  const dated = datedHistory(history);
+  if (dated !== null) {
     method = 'last-modified';
-    rate = lastModifiedRate(history);
-    changes = lastModifiedCounts(history).changes;
+    const c = lastModifiedCounts(
+      dated,
+      history.map((v) => v.changed),
+    );
+    changes = c.changes;
+    rate = rateOf(c, dated);
   } else {
     const intervals: IntervalObservation[] = [];
     let shortest = Number.POSITIVE_INFINITY;

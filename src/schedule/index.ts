@@ -37,6 +37,7 @@ export {
   type GroupPrior,
   type GroupPriorOptions,
   groupPrior,
+  leaveOneOutPriors,
   urlPattern,
 } from './prior.js';
 export { type PlanSummary, RATE_DECADES, rateDecade } from './summary.js';

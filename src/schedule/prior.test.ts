@@ -9,6 +9,7 @@ import {
   DEFAULT_RATE_PER_DAY,
   groupPrior,
   irregularRate,
+  leaveOneOutPriors,
   MS_PER_DAY,
   regularRate,
   urlPattern,
@@ -118,5 +119,46 @@ describe('groupPrior', () => {
     assert.throws(() => groupPrior([], { weight: -1 }), /weight/);
     const notArray = [{}] as unknown as Visit[][];
     assert.throws(() => groupPrior(notArray), /siblings\[0\]/);
+  });
+});
+
+describe('leaveOneOutPriors', () => {
+  it('gives each page the prior of the others, never its own history', () => {
+    const a = history(1, [true, false, true, false, true, false]); // 6 intervals, 3 changed
+    const b = history(2, Array<boolean>(12).fill(false)); // 12 intervals, none changed
+    const c = history(1, Array<boolean>(6).fill(true)); // 6 intervals, all changed
+    const [pa, pb, pc] = leaveOneOutPriors([a, b, c]);
+    // a's prior: b and c (18 intervals); b's: a and c (12); c's: a and b (18).
+    near(pa!.ratePerDay, (6 * regularRate(6, 6, 1)) / 18, 1e-15);
+    near(pb!.ratePerDay, (6 * regularRate(6, 3, 1) + 6 * regularRate(6, 6, 1)) / 12, 1e-15);
+    near(pc!.ratePerDay, (6 * regularRate(6, 3, 1)) / 18, 1e-15);
+    assert.deepEqual(
+      [pa, pb, pc].map((p) => [p!.source, p!.intervals, p!.weight]),
+      [
+        ['group', 18, DEFAULT_GROUP_PRIOR_WEIGHT],
+        ['group', 12, DEFAULT_GROUP_PRIOR_WEIGHT],
+        ['group', 18, DEFAULT_GROUP_PRIOR_WEIGHT],
+      ],
+    );
+    // Each equals groupPrior of the others.
+    assert.deepEqual(pa, groupPrior([b, c]));
+  });
+
+  it('falls back to the default where the others have too few intervals', () => {
+    const a = history(1, Array<boolean>(10).fill(true));
+    const b = history(1, [false, false]);
+    const [pa, pb] = leaveOneOutPriors([a, b]);
+    assert.deepEqual(pa, {
+      ratePerDay: DEFAULT_RATE_PER_DAY,
+      weight: DEFAULT_FALLBACK_PRIOR_WEIGHT,
+      source: 'default',
+      intervals: 2,
+    });
+    assert.equal(pb!.source, 'group');
+    assert.deepEqual(leaveOneOutPriors([]), []);
+    assert.throws(() => leaveOneOutPriors([a], { minIntervals: 0 }), {
+      name: 'InvalidOptionError',
+      message: /leaveOneOutPriors: minIntervals/,
+    });
   });
 });

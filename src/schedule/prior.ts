@@ -39,6 +39,23 @@ export interface GroupPrior extends RatePrior {
   intervals: number;
 }
 
+function checkGroupOptions(
+  where: string,
+  options: GroupPriorOptions,
+): { minIntervals: number; weight: number } {
+  const minIntervals = options.minIntervals ?? DEFAULT_MIN_GROUP_INTERVALS;
+  if (!Number.isInteger(minIntervals) || minIntervals < 1) {
+    throw new InvalidOptionError(
+      `${where}: minIntervals must be a whole number ≥ 1, got ${minIntervals}`,
+    );
+  }
+  const weight = options.weight ?? DEFAULT_GROUP_PRIOR_WEIGHT;
+  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
+    throw new InvalidOptionError(`${where}: weight must be a finite number ≥ 0, got ${weight}`);
+  }
+  return { minIntervals, weight };
+}
+
 /**
  * A prior for a page from its siblings' visit histories (each oldest first, as for
  * {@link estimateRate}; leave the page's own history out, or it counts twice).
@@ -55,16 +72,7 @@ export function groupPrior(
   siblings: readonly (readonly Visit[])[],
   options: GroupPriorOptions = {},
 ): GroupPrior {
-  const minIntervals = options.minIntervals ?? DEFAULT_MIN_GROUP_INTERVALS;
-  if (!Number.isInteger(minIntervals) || minIntervals < 1) {
-    throw new InvalidOptionError(
-      `groupPrior: minIntervals must be a whole number ≥ 1, got ${minIntervals}`,
-    );
-  }
-  const weight = options.weight ?? DEFAULT_GROUP_PRIOR_WEIGHT;
-  if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
-    throw new InvalidOptionError(`groupPrior: weight must be a finite number ≥ 0, got ${weight}`);
-  }
+  const { minIntervals, weight } = checkGroupOptions('groupPrior', options);
   const none: RatePrior = { ratePerDay: 0, weight: 0 };
   let intervals = 0;
   let weighted = 0;
@@ -85,6 +93,44 @@ export function groupPrior(
     };
   }
   return { ratePerDay: weighted / intervals, weight, source: 'group', intervals };
+}
+
+/**
+ * Each page's prior from the others of its group (`histories`: the group's pages,
+ * each oldest first): {@link groupPrior} of the siblings with the page itself left
+ * out, so that its own visits do not count twice (once as its history, once in the
+ * prior it is shrunk to). Every sibling is estimated once: O(n) for the group.
+ */
+export function leaveOneOutPriors(
+  histories: readonly (readonly Visit[])[],
+  options: GroupPriorOptions = {},
+): GroupPrior[] {
+  const { minIntervals, weight } = checkGroupOptions('leaveOneOutPriors', options);
+  const none: RatePrior = { ratePerDay: 0, weight: 0 };
+  const own = histories.map((h, i) => {
+    if (!Array.isArray(h))
+      throw new InvalidOptionError(`leaveOneOutPriors: histories[${i}] must be an array`);
+    const n = Math.max(0, h.length - 1);
+    return { n, weighted: n > 0 ? n * estimateRate(h, none).ratePerDay : 0 };
+  });
+  let intervals = 0;
+  let weighted = 0;
+  for (const o of own) {
+    intervals += o.n;
+    weighted += o.weighted;
+  }
+  return own.map((o) => {
+    const n = intervals - o.n;
+    if (n < minIntervals) {
+      return {
+        ratePerDay: DEFAULT_RATE_PER_DAY,
+        weight: DEFAULT_FALLBACK_PRIOR_WEIGHT,
+        source: 'default',
+        intervals: n,
+      };
+    }
+    return { ratePerDay: (weighted - o.weighted) / n, weight, source: 'group', intervals: n };
+  });
 }
 
 /**

@@ -106,6 +106,9 @@ export function claimBasicsConformance(factory: StoreFactory): void {
       simhash: null,
       textHash: null,
       duplicate: null,
+      etag: null,
+      lastModified: null,
+      modifiedAt: null,
     });
     assert.deepEqual(await collect(store.links()), [
       { from: url('seed'), to: url('n1'), anchor: 'first' },

@@ -278,6 +278,308 @@ export function revisitConformance(factory: StoreFactory): void {
     );
   });
 
+  test("a page's first-fetch validators are kept; claimDue falls back to them until a revisit records its own", async (h) => {
+    const [a, b, c] = [url('fv-a'), url('fv-b'), url('fv-c')];
+    const lm = 'Mon, 01 Jan 2024 00:00:00 GMT';
+    await addAndClaim(h.store, [a, b, c]);
+    await h.store.complete(
+      a,
+      page({ contentHash: 'h-a', etag: '"a1"', lastModified: lm, modifiedAt: 1_704_067_200_000 }),
+    );
+    await h.store.complete(b, page({ contentHash: 'h-b' }));
+    // A discarded page keeps them as well; a date that did not parse has no modifiedAt.
+    await h.store.discard(c, page({ relevance: 0.1, etag: 'W/"c1"', lastModified: 'yesterday' }));
+    const fields = async () =>
+      (await collect(h.store.pages())).map((p) => [p.url, p.etag, p.lastModified, p.modifiedAt]);
+    const want = [
+      [a, '"a1"', lm, 1_704_067_200_000],
+      [b, null, null, null],
+      [c, 'W/"c1"', 'yesterday', null],
+    ];
+    assert.deepEqual(await fields(), want);
+
+    await h.store.scheduleRevisits([
+      { url: a, dueAt: 2_000 },
+      { url: b, dueAt: 2_000 },
+    ]);
+    assert.deepEqual(
+      (await h.store.claimDue(5, { now: 2_000 })).map((d) => [d.url, d.etag, d.lastModified]),
+      [
+        [a, '"a1"', lm],
+        [b, null, null],
+      ],
+    );
+    // The revisit record itself holds none until a revisit brings some.
+    assert.deepEqual(
+      (await collect(h.store.revisits())).map((r) => [r.url, r.etag, r.lastModified]),
+      [
+        [a, null, null],
+        [b, null, null],
+      ],
+    );
+    // A revisit's new ETag wins; the Last-Modified it did not carry stays the first fetch's.
+    await h.store.recordVisits([
+      visit(a, { status: 304, etag: '"a2"', dueAt: 6_000 }),
+      visit(b, { status: 304, lastModified: lm, dueAt: 6_000 }),
+    ]);
+    assert.deepEqual(
+      (await h.store.claimDue(5, { now: 6_000 })).map((d) => [d.url, d.etag, d.lastModified]),
+      [
+        [a, '"a2"', lm],
+        [b, null, lm],
+      ],
+    );
+    // A changed copy replaces the page's fetch fields, not its first fetch's validators.
+    await h.store.recordVisits([
+      visit(a, {
+        at: 7_000,
+        change: 'changed',
+        etag: '"a3"',
+        lastModified: 'Tue, 02 Jan 2024 00:00:00 GMT',
+        contentHash: 'h-a3',
+        dueAt: 9_000,
+        page: { status: 200, contentType: 'text/html', bytes: 3, title: 'A3', relevance: 0.7 },
+      }),
+    ]);
+    assert.deepEqual(await fields(), want);
+    assert.deepEqual(
+      (await h.store.claimDue(5, { now: 9_000 })).map((d) => [d.url, d.etag, d.lastModified]),
+      [[a, '"a3"', 'Tue, 02 Jan 2024 00:00:00 GMT']],
+    );
+    if (h.reopen === undefined) return;
+    await h.store.close();
+    h.store = await h.reopen();
+    assert.deepEqual(await fields(), want);
+  });
+
+  test('bad first-fetch validators name the field and record nothing', async ({ store }) => {
+    const [a] = [url('fv-bad')];
+    await addAndClaim(store, [a]);
+    await assert.rejects(
+      store.complete(a, page({ etag: 7 as never })),
+      isInvalid(/commit\[0\]\.result\.etag/),
+    );
+    await assert.rejects(
+      store.complete(a, page({ lastModified: 0 as never })),
+      isInvalid(/commit\[0\]\.result\.lastModified/),
+    );
+    await assert.rejects(
+      store.complete(a, page({ modifiedAt: Number.NaN })),
+      isInvalid(/commit\[0\]\.result\.modifiedAt/),
+    );
+    await assert.rejects(
+      store.discard(a, page({ modifiedAt: 'Mon, 01 Jan 2024 00:00:00 GMT' as never })),
+      isInvalid(/commit\[0\]\.result\.modifiedAt/),
+    );
+    assert.deepEqual(await collect(store.pages()), []);
+    await store.complete(a, page({ etag: null, lastModified: null, modifiedAt: null }));
+    assert.deepEqual(
+      (await collect(store.pages())).map((p) => [p.etag, p.lastModified, p.modifiedAt]),
+      [[null, null, null]],
+    );
+  });
+
+  test("a visit's new URLs are queued with it: waiting, the visited page their parent unless given, each counted once", async ({
+    store,
+  }) => {
+    const [a, b] = (await kept(store, 2, 'nu')) as [string, string];
+    const known = url('nu-known');
+    await store.addUrls([{ url: known, depth: 1, priority: 0.2 }]);
+    await store.scheduleRevisits([
+      { url: a, dueAt: 2_000 },
+      { url: b, dueAt: 2_000 },
+    ]);
+    await store.claimDue(2, { now: 2_000 });
+    const before = (await store.stats()).discovered;
+    const [x, y, z] = [url('nu-x'), url('nu-y'), url('nu-z')];
+    const r = await store.recordVisits([
+      visit(a, {
+        change: 'changed',
+        contentHash: 'h-a2',
+        page: { status: 200, contentType: 'text/html', bytes: 3, title: 'A2', relevance: 0.8 },
+        newUrls: [
+          { url: x, depth: 2, priority: 0.7, anchor: 'X' },
+          { url: known, depth: 2, priority: 0.1 },
+          { url: y, depth: 3, priority: 0.4, value: 2, parent: b, context: 'near y' },
+          { url: a, depth: 2, priority: 0.9 },
+        ],
+      }),
+      // A URL queued by an earlier visit of the batch is known to the later ones.
+      visit(b, {
+        status: 301,
+        change: 'gone',
+        newUrls: [
+          { url: x, depth: 1, priority: 0.9 },
+          { url: z, depth: 1, priority: 0.3, parent: x, discoveredAt: 4_000 },
+        ],
+      }),
+    ]);
+    assert.deepEqual(r, { refused: [], added: 3 });
+    const waiting = await collect(store.urls('waiting'));
+    assert.deepEqual(
+      waiting.map((w) => [w.url, w.depth, w.priority, w.value, w.parent, w.anchor, w.context]),
+      [
+        [known, 1, 0.2, 0, null, null, null],
+        // Raised by the later visit, as addUrls raises a waiting URL.
+        [x, 2, 0.9, 0, a, 'X', null],
+        [y, 3, 0.4, 2, b, null, 'near y'],
+        [z, 1, 0.3, 0, x, null, null],
+      ],
+    );
+    assert.equal(waiting.at(-1)?.discoveredAt, 4_000);
+    assert.deepEqual(await store.counts(), {
+      waiting: 4,
+      processing: 0,
+      complete: 2,
+      discard: 0,
+      error: 0,
+      redirect: 0,
+    });
+    assert.equal((await store.stats()).discovered, before + 3);
+    assert.deepEqual(
+      (await collect(store.visits())).map((v) => [v.url, v.change]),
+      [
+        [a, 'changed'],
+        [b, 'gone'],
+      ],
+    );
+    assert.equal((await store.claim(1))[0]?.url, x);
+    // A visit without new URLs adds none.
+    await store.scheduleRevisits([{ url: a, dueAt: 2_000 }]);
+    await store.claimDue(1, { now: 2_000 });
+    assert.deepEqual(await store.recordVisits([visit(a, { newUrls: [] })]), {
+      refused: [],
+      added: 0,
+    });
+  });
+
+  test('bad new URLs of a visit name their field; an unknown parent throws and records nothing', async ({
+    store,
+  }) => {
+    const [a, b] = (await kept(store, 2, 'nb')) as [string, string];
+    await store.scheduleRevisits([
+      { url: a, dueAt: 2_000 },
+      { url: b, dueAt: 2_000 },
+    ]);
+    await store.claimDue(2, { now: 2_000 });
+    const fresh = url('nb-new');
+    await assert.rejects(
+      store.recordVisits([visit(a, { newUrls: 'x' as never })]),
+      isInvalid(/recordVisits\[0\]\.newUrls: expected an array/),
+    );
+    await assert.rejects(
+      store.recordVisits([
+        visit(a),
+        visit(b, { newUrls: [{ url: fresh, depth: 1, priority: 0 }, { url: 'ftp://x' } as never] }),
+      ]),
+      isInvalid(/recordVisits\[1\]\.newUrls\[1\]\.url/),
+    );
+    await assert.rejects(
+      store.recordVisits([visit(a, { newUrls: [{ url: fresh, depth: -1, priority: 0 }] })]),
+      isInvalid(/recordVisits\[0\]\.newUrls\[0\]\.depth/),
+    );
+    await assert.rejects(
+      store.recordVisits([visit(a, { newUrls: [{ url: fresh, depth: 1, priority: Number.NaN }] })]),
+      isInvalid(/recordVisits\[0\]\.newUrls\[0\]\.priority/),
+    );
+    const changed = visit(b, {
+      change: 'changed',
+      contentHash: 'h-b2',
+      page: {
+        status: 200,
+        contentType: 'text/html',
+        bytes: 3,
+        title: 'B2',
+        relevance: 0.8,
+        body: Buffer.from('new'),
+      },
+      newUrls: [
+        { url: fresh, depth: 1, priority: 0.5 },
+        { url: url('nb-orphan'), depth: 1, priority: 0.5, parent: url('nb-nowhere') },
+      ],
+    });
+    await assert.rejects(
+      store.recordVisits([visit(a, { newUrls: [{ url: fresh, depth: 1, priority: 0 }] }), changed]),
+      isInvalid(/recordVisits\[1\]\.newUrls\[1\]\.parent: .* is not a known URL/),
+    );
+    // Nothing of the batch is recorded: no visit, no URL, the old copy, the claims held.
+    assert.deepEqual(await collect(store.visits()), []);
+    assert.deepEqual(await collect(store.urls('waiting')), []);
+    assert.equal(String(await store.readBody(b)), `old ${b}`);
+    assert.deepEqual(
+      (await collect(store.revisits())).map((r) => r.claimed),
+      [true, true],
+    );
+    assert.deepEqual(await store.recordVisits([visit(a), visit(b, { newUrls: [] })]), {
+      refused: [],
+      added: 0,
+    });
+  });
+
+  test('a refused visit queues none of its new URLs', async ({ store }) => {
+    const [a, b] = (await kept(store, 2, 'nr')) as [string, string];
+    await store.scheduleRevisits([
+      { url: a, dueAt: 2_000 },
+      { url: b, dueAt: 2_000 },
+    ]);
+    const l1 = await store.openLease(thisProcess(1), later());
+    const l2 = await store.openLease(thisProcess(2), later());
+    await store.claimDue(1, { now: 2_000, lease: l1.id });
+    await store.claimDue(1, { now: 2_000, lease: l2.id });
+    const [fromA, fromB] = [url('nr-from-a'), url('nr-from-b')];
+    const r = await store.recordVisits(
+      [
+        visit(a, { change: 'changed', newUrls: [{ url: fromA, depth: 1, priority: 0.5 }] }),
+        visit(b, { change: 'changed', newUrls: [{ url: fromB, depth: 1, priority: 0.5 }] }),
+      ],
+      { lease: l1.id },
+    );
+    assert.deepEqual(r, { refused: [b], added: 1 });
+    assert.deepEqual(
+      (await collect(store.urls('waiting'))).map((u) => [u.url, u.parent]),
+      [[fromA, a]],
+    );
+    // Its lease lost, b is claimed again and recorded under the new one.
+    await store.closeLease(l2.id);
+    const l3 = await store.openLease(thisProcess(3), later());
+    await store.claimDue(1, { now: 2_000, lease: l3.id });
+    const again = await store.recordVisits(
+      [
+        visit(b, {
+          change: 'changed',
+          newUrls: [
+            { url: fromA, depth: 1, priority: 0.5 },
+            { url: fromB, depth: 1, priority: 0.5 },
+          ],
+        }),
+      ],
+      { lease: l2.id },
+    );
+    assert.deepEqual(again, { refused: [b], added: 0 });
+    assert.deepEqual(
+      await store.recordVisits(
+        [
+          visit(b, {
+            change: 'changed',
+            newUrls: [
+              { url: fromA, depth: 1, priority: 0.5 },
+              { url: fromB, depth: 1, priority: 0.5 },
+            ],
+          }),
+        ],
+        { lease: l3.id },
+      ),
+      { refused: [], added: 1 },
+    );
+    assert.deepEqual(
+      (await collect(store.urls('waiting'))).map((u) => [u.url, u.parent]),
+      [
+        [fromA, a],
+        [fromB, b],
+      ],
+    );
+  });
+
   test('revisit records and the visit history survive closing and reopening the store', async (h) => {
     if (h.reopen === undefined) return;
     const [a] = (await kept(h.store, 1)) as [string];

@@ -9,6 +9,7 @@
 import type {
   ClaimDueOptions,
   DueRevisit,
+  RecordVisitsResult,
   RevisitRecord,
   RevisitSchedule,
   RevisitTotals,
@@ -298,10 +299,16 @@ export interface RunRecords {
  *   its body is kept as well under the visit (`readVersion`). `gone` (404, 410)
  *   marks the page gone and unschedules it (it stays complete: the last copy is
  *   kept); `failed` counts no visit and keeps the old validators.
+ * - A visit's `newUrls` (the links of a changed page, a moved page's new place) are
+ *   queued in the same transaction, as `addUrls` queues them, `parent` defaulting
+ *   to the visited page; the result's `added` counts those that were new. An
+ *   explicit `parent` that is not known throws `InvalidOptionError` and nothing is
+ *   recorded.
  * - Claims follow the lease rules of `Claims`: `closeLease` gives back the lease's
  *   revisit claims, `recover` the claims held by nobody; without a lease, recording
  *   a page that is not claimed throws `StoreStateError`; under a lease, a visit the
- *   lease no longer holds is refused (`CommitResult.refused`).
+ *   lease no longer holds is refused (the result's `refused`): nothing of it is
+ *   recorded and its new URLs are not queued.
  *
  * Conformance: `revisitConformance`.
  */
@@ -310,8 +317,11 @@ export interface Revisits {
   scheduleRevisits(items: readonly RevisitSchedule[]): Promise<number>;
   /** Claims up to `n` pages due at `options.now`, earliest due first. */
   claimDue(n: number, options?: ClaimDueOptions): Promise<DueRevisit[]>;
-  /** Records revisits of claimed pages, all or none (refused ones apart). */
-  recordVisits(visits: readonly VisitOutcome[], options?: LeaseOptions): Promise<CommitResult>;
+  /** Records revisits of claimed pages, new URLs queued, all or none (refused ones apart). */
+  recordVisits(
+    visits: readonly VisitOutcome[],
+    options?: LeaseOptions,
+  ): Promise<RecordVisitsResult>;
   /** Gives claimed revisits back, due as before; returns how many. */
   releaseDue(urls: readonly string[], options?: LeaseOptions): Promise<number>;
   /** The pages with a revisit record, in discovery order. */

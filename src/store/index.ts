@@ -18,6 +18,7 @@ export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from '.
 export type {
   ClaimDueOptions,
   DueRevisit,
+  RecordVisitsResult,
   RevisitRecord,
   RevisitSchedule,
   RevisitTotals,

@@ -99,6 +99,9 @@ export class MemoryRecords {
       simhash: p.simhash ?? null,
       textHash: p.textHash ?? null,
       duplicate: p.duplicate ? { ...p.duplicate } : null,
+      etag: p.etag ?? null,
+      lastModified: p.lastModified ?? null,
+      modifiedAt: p.modifiedAt ?? null,
     });
     if (p.duplicate) this.duplicates[p.duplicate.kind]++;
     if (state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {

@@ -18,7 +18,7 @@ import type {
   VisitPage,
   VisitRecord,
 } from './revisit-types.js';
-import type { PageRecord, UrlRecord } from './types.js';
+import type { NewUrl, PageRecord, UrlRecord, UrlState } from './types.js';
 import { checkUrlList } from './validate.js';
 import { checkClaimDue, checkSchedules, checkVisits } from './validate-revisits.js';
 
@@ -93,8 +93,9 @@ export class RevisitBook {
         url: r.url,
         depth: r.depth,
         dueAt: r.dueAt as number,
-        etag: r.etag,
-        lastModified: r.lastModified,
+        // The first fetch's validators until a revisit records its own.
+        etag: r.etag ?? p?.etag ?? null,
+        lastModified: r.lastModified ?? p?.lastModified ?? null,
         contentHash: p?.contentHash ?? null,
         textHash: p?.textHash ?? null,
         visits: r.visits,
@@ -251,6 +252,13 @@ export interface MemoryRevisitContext {
   records: MemoryRecords;
   /** Throws `LeaseLostError` when lease `id` is not open. */
   checkLease(op: string, id: number): void;
+  /**
+   * Throws unless every explicit parent of `items` is known or queued earlier by the
+   * same call (`pending`, which gets the unknown items).
+   */
+  checkParents(where: string, items: readonly NewUrl[], pending: Map<string, UrlState>): void;
+  /** Queues `items` as `addUrls` does, parent `parent` by default; returns how many were new. */
+  addUrls(items: readonly NewUrl[], parent: string): number;
 }
 
 /** The memory store's `Revisits` methods. */
@@ -281,13 +289,20 @@ export function memoryRevisitMethods(c: MemoryRevisitContext): Revisits {
         if (x.page?.body !== undefined) zipped.set(x.url, await compressBody(x.page.body));
       // Claims may have moved while compressing: a lost one is refused still.
       const still = book.held(visits, lease, refused);
+      const recorded = visits.filter((x) => still.has(x.url));
+      const pending = new Map<string, UrlState>();
+      for (const x of recorded)
+        if (x.newUrls !== undefined)
+          c.checkParents(`recordVisits[${all.indexOf(x)}].newUrls`, x.newUrls, pending);
       book.record(
-        visits.filter((x) => still.has(x.url)),
+        recorded,
         (x) =>
           records.replacePage(x.url, x as VisitOutcome & { page: VisitPage }, zipped.get(x.url)),
         (u) => (visits.find((x) => x.url === u)?.page?.keepVersion ? zipped.get(u) : undefined),
       );
-      return { refused };
+      let added = 0;
+      for (const x of recorded) if (x.newUrls !== undefined) added += c.addUrls(x.newUrls, x.url);
+      return { refused, added };
     },
     async releaseDue(urls, options) {
       c.open('releaseDue');

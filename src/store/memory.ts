@@ -71,6 +71,8 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       urlOf: (u) => this.#urls.get(u),
       records: this.#r,
       checkLease: (op, id) => this.#leases.check(op, id),
+      checkParents: (where, items, pending) => this.#f.checkParents(where, items, pending),
+      addUrls: (items, parent) => this.#add(items, parent),
     });
     Object.assign(this, rv);
   }
@@ -88,8 +90,13 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     this.#open('addUrls');
     v.checkNewUrls('addUrls', items);
     this.#f.checkParents('addUrls', items, new Map());
+    return this.#add(items, null);
+  }
+
+  /** Queues checked `items` (`parent` defaulting to `parent`); returns how many were new. */
+  #add(items: readonly NewUrl[], parent: string | null): number {
     const t = new Tally();
-    const n = this.#f.add(items, null, t);
+    const n = this.#f.add(items, parent, t);
     this.#t.apply(t);
     return n;
   }

@@ -391,4 +391,79 @@ describe('SQLite store migrations', () => {
       db.close();
     }
   });
+
+  it("brings a version 7 store up to date: pages get the first fetch's validators, old ones read null", async () => {
+    const { dir, file, old } = oldStore(7);
+    const [a, b, c] = ['http://a.test/', 'http://a.test/b', 'http://a.test/c'];
+    const insert = old.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, NULL, ?)',
+    );
+    insert.run(1, a, hash53(a), 2, 0, SEED_PRIORITY, null, 10);
+    insert.run(2, b, hash53(b), 2, 1, 0.5, 1, 11);
+    insert.run(3, c, hash53(c), 0, 1, 0.4, 1, 12);
+    // a was revisited before the upgrade (its record holds an ETag); b never was.
+    old.exec(`INSERT INTO pages (url_id, fetched_at, status, bytes, title, relevance) VALUES
+        (1, 20, 200, 10, 'a', 0.9), (2, 21, 200, 5, 'b', 0.8);
+      INSERT INTO history (url_id, fetched_at, status, state, relevance, depth) VALUES
+        (1, 20, 200, 2, 0.9, 0), (2, 21, 200, 2, 0.8, 1);
+      INSERT INTO revisits (url_id, visits, last_visit_at, etag, due_at) VALUES (1, 1, 30, '"r1"', 40);
+      INSERT INTO visits (url_id, at, status, change) VALUES (1, 30, 304, 0);
+      UPDATE counters SET n = 1 WHERE name = 'waiting';
+      UPDATE counters SET n = 2 WHERE name IN ('complete', 'fetched');
+      UPDATE counters SET n = 3 WHERE name = 'discovered';
+      UPDATE counters SET n = 4 WHERE name = 'next_id';`);
+    old.close();
+
+    await assert.rejects(
+      openStore(dir, { readonly: true }),
+      new RegExp(`schema version 7 and needs upgrading to ${SCHEMA_VERSION}`),
+    );
+    const s = await openStore(dir);
+    assert.deepEqual(
+      (await collect(s.pages())).map((p) => [p.url, p.etag, p.lastModified, p.modifiedAt]),
+      [
+        [a, null, null, null],
+        [b, null, null, null],
+      ],
+    );
+    await s.scheduleRevisits([{ url: b, dueAt: 40 }]);
+    assert.deepEqual(
+      (await s.claimDue(5, { now: 50 })).map((d) => [d.url, d.etag, d.lastModified]),
+      [
+        [a, '"r1"', null],
+        [b, null, null],
+      ],
+    );
+    const lm = 'Mon, 01 Jan 2024 00:00:00 GMT';
+    await s.claim(1);
+    await s.complete(c, {
+      fetchedAt: 60,
+      status: 200,
+      bytes: 3,
+      relevance: 0.5,
+      etag: '"c1"',
+      lastModified: lm,
+      modifiedAt: 1_704_067_200_000,
+    });
+    assert.deepEqual(
+      (await collect(s.pages())).map((p) => [p.url, p.etag, p.lastModified, p.modifiedAt])[2],
+      [c, '"c1"', lm, 1_704_067_200_000],
+    );
+    await s.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      const columns = (db.pragma('table_info(pages)') as { name: string; type: string }[])
+        .slice(-3)
+        .map((col) => [col.name, col.type]);
+      assert.deepEqual(columns, [
+        ['etag', 'TEXT'],
+        ['last_modified', 'TEXT'],
+        ['modified_at', 'INTEGER'],
+      ]);
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      db.close();
+    }
+  });
 });

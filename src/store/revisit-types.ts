@@ -3,6 +3,8 @@
  * time, claimed for a revisit, and the visit each revisit records.
  */
 
+import type { CommitResult, NewUrl } from './types.js';
+
 /** What a revisit found. */
 export type VisitChange = 'unchanged' | 'changed' | 'gone' | 'failed';
 
@@ -74,6 +76,18 @@ export interface VisitOutcome {
   rate?: number | null;
   /** The next revisit, ms since the epoch; null: none. */
   dueAt: number | null;
+  /**
+   * URLs the visit found (the links of a changed page, a moved page's new place),
+   * queued as for `addUrls` in the same transaction as the visit; `parent` defaults
+   * to the visited page. A refused visit queues none.
+   */
+  newUrls?: readonly NewUrl[];
+}
+
+/** What `recordVisits` did. */
+export interface RecordVisitsResult extends CommitResult {
+  /** How many of the recorded visits' `newUrls` were new: queued (as `addUrls` counts them). */
+  added: number;
 }
 
 /** A kept page's revisit record (`Revisits.revisits`). */

@@ -325,10 +325,23 @@ CREATE INDEX visits_url ON visits (url_id, id);
 `;
 
 /**
+ * Version 8: the validators of a page's first fetch (`FetchedPage.etag`,
+ * `lastModified`, `modifiedAt`), so that its first revisit is conditional and the
+ * change-rate estimate sees its first Last-Modified. Nullable columns without a
+ * default rewrite no row: pages kept before read as null. A revisit's newer
+ * validators stay in `revisits`; `claimDue` falls back to these when it has none.
+ */
+const V8 = `
+ALTER TABLE pages ADD COLUMN etag TEXT;
+ALTER TABLE pages ADD COLUMN last_modified TEXT;
+ALTER TABLE pages ADD COLUMN modified_at INTEGER;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -59,6 +59,9 @@ interface PageRow {
   duplicate_of: string | null;
   duplicate_kind: number | null;
   duplicate_distance: number | null;
+  etag: string | null;
+  last_modified: string | null;
+  modified_at: number | null;
 }
 
 interface UrlRow {
@@ -97,7 +100,8 @@ function prepareReads(db: Database) {
      FROM history h JOIN urls u ON u.id = h.url_id ${where} ORDER BY h.fetched_at, h.id LIMIT ${PAGE_ROWS}`;
   const pagesSql = `SELECT p.url_id, u.url, u.state, u.depth, p.fetched_at, p.status, p.content_type, p.bytes,
      p.title, p.relevance, p.content_hash, p.body_file, p.page_rank, p.score, p.simhash, p.text_hash,
-     d.url AS duplicate_of, p.duplicate_kind, p.duplicate_distance
+     d.url AS duplicate_of, p.duplicate_kind, p.duplicate_distance, p.etag, p.last_modified,
+     p.modified_at
      FROM pages p JOIN urls u ON u.id = p.url_id LEFT JOIN urls d ON d.id = p.duplicate_of
      WHERE p.url_id > ? ORDER BY p.url_id LIMIT ${PAGE_ROWS}`;
   return {
@@ -273,6 +277,9 @@ export class SqliteReader {
                   kind: DUPLICATE_KIND[r.duplicate_kind ?? 0] ?? 'near',
                   distance: r.duplicate_distance ?? 0,
                 },
+          etag: r.etag,
+          lastModified: r.last_modified,
+          modifiedAt: r.modified_at,
         };
       }
       if (rows.length < PAGE_ROWS) return;

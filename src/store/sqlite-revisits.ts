@@ -1,7 +1,8 @@
 /**
  * The revisit path in the SQLite store (schema version 7): the `revisits` and
- * `visits` tables. Every method runs inside the caller's transaction, except the
- * reads, which are plain statements.
+ * `visits` tables. `claimDue` falls back to the validators of a page's first fetch
+ * (`pages`, version 8) while its revisit record has none. Every method runs inside
+ * the caller's transaction, except the reads, which are plain statements.
  */
 import type Sqlite from 'better-sqlite3';
 import { StoreStateError } from '../errors/index.js';
@@ -60,7 +61,8 @@ export class SqliteRevisits {
       'UPDATE revisits SET due_at = @dueAt, rate = CASE WHEN @setRate THEN @rate ELSE rate END WHERE url_id = @id',
     );
     this.#claimable = db.prepare<[number, number], DueRevisit>(
-      `SELECT u.id, u.url, u.depth, r.due_at AS dueAt, r.etag, r.last_modified AS lastModified,
+      `SELECT u.id, u.url, u.depth, r.due_at AS dueAt, COALESCE(r.etag, p.etag) AS etag,
+         COALESCE(r.last_modified, p.last_modified) AS lastModified,
          p.content_hash AS contentHash, p.text_hash AS textHash, r.visits, r.changes,
          r.last_visit_at AS lastVisitAt, r.rate
        FROM revisits r JOIN urls u ON u.id = r.url_id JOIN pages p ON p.url_id = r.url_id
@@ -166,15 +168,19 @@ export class SqliteRevisits {
 
   /**
    * Records checked visits; `bodyFile` names a changed visit's new body when one was
-   * written, `versionFile` its kept version's.
+   * written, `versionFile` its kept version's; `queue` queues a visit's new URLs
+   * (`id`: the visited page's) and returns how many were new. Returns their sum.
    */
   record(
     visits: readonly VisitOutcome[],
     bodyFile: (url: string) => string | undefined,
-    versionFile: (url: string) => string | undefined = () => undefined,
-  ): void {
+    versionFile: (url: string) => string | undefined,
+    queue: (v: VisitOutcome, id: number) => number,
+  ): number {
+    let added = 0;
     for (const v of visits) {
       const id = (this.#claimOf.get(v.url) as ClaimRow).url_id;
+      if (v.newUrls !== undefined) added += queue(v, id);
       this.#visit.run(
         id,
         v.at,
@@ -221,6 +227,7 @@ export class SqliteRevisits {
         });
       }
     }
+    return added;
   }
 
   release(ids: readonly number[]): number {

@@ -121,8 +121,9 @@ export function prepareWrites(db: Database): Writes {
     ),
     page: db.prepare(
       `INSERT OR REPLACE INTO pages (url_id, fetched_at, status, content_type, bytes, title, relevance,
-         content_hash, body_file, simhash, text_hash, duplicate_of, duplicate_kind, duplicate_distance)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         content_hash, body_file, simhash, text_hash, duplicate_of, duplicate_kind, duplicate_distance,
+         etag, last_modified, modified_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     text: db.prepare('INSERT OR REPLACE INTO page_text (rowid, title, text) VALUES (?, ?, ?)'),
     links: db.prepare('INSERT OR REPLACE INTO page_links (url_id, links) VALUES (?, ?)'),

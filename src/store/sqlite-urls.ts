@@ -276,6 +276,9 @@ export function applyOutcomes(
       dupOf,
       dup === null ? null : DUPLICATE_CODE[dup.kind],
       dup?.distance ?? null,
+      p.etag ?? null,
+      p.lastModified ?? null,
+      p.modifiedAt ?? null,
     );
     if (o.state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {
       w.text.run(id, segmentForIndex(p.title ?? ''), segmentForIndex(p.text));

@@ -111,7 +111,8 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
       rv: this.#rv,
       bodies,
       sync: (op, fn) => this.#sync(op, fn),
-      tx: (op, fn) => this.#tx(op, (ix) => fn(ix.find), true),
+      find: this.#find,
+      tx: (op, fn) => this.#tx(op, fn, true),
       leaseOpen: (id) => this.#leases.isOpen(id),
     });
     Object.assign(this, rv);

@@ -17,6 +17,7 @@ import type { StoreOptionsInput } from './options.js';
 import type {
   ClaimDueOptions,
   DueRevisit,
+  RecordVisitsResult,
   RevisitRecord,
   RevisitSchedule,
   RevisitTotals,
@@ -300,7 +301,10 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
     return this.#call('claimDue', options === undefined ? [n] : [n, options]);
   }
 
-  recordVisits(visits: readonly VisitOutcome[], options?: LeaseOptions): Promise<CommitResult> {
+  recordVisits(
+    visits: readonly VisitOutcome[],
+    options?: LeaseOptions,
+  ): Promise<RecordVisitsResult> {
     return this.#call('recordVisits', options === undefined ? [visits] : [visits, options]);
   }
 

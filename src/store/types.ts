@@ -205,6 +205,15 @@ export interface FetchedPage {
   contentType?: string | null;
   /** Bytes of the body as received (after decompression). */
   bytes: number;
+  /** The response's ETag header, verbatim; kept to make the first revisit conditional. */
+  etag?: string | null;
+  /** The response's Last-Modified header, verbatim (even when not a valid HTTP date). */
+  lastModified?: string | null;
+  /**
+   * Last-Modified as ms since the epoch on the crawler's clock (`validatorsOf`), for
+   * the change-rate estimate. Any finite number.
+   */
+  modifiedAt?: number | null;
   title?: string | null;
   /** Relevance to the topic (DESIGN 1.1). */
   relevance: number;
@@ -373,6 +382,15 @@ export interface PageRecord {
   textHash: string | null;
   /** `FetchedPage.duplicate`; null for a page that duplicates none. */
   duplicate: PageDuplicate | null;
+  /**
+   * `FetchedPage.etag`: the first fetch's; null when absent. Revisits keep theirs in
+   * `RevisitRecord.etag` and leave this one.
+   */
+  etag: string | null;
+  /** `FetchedPage.lastModified`: the first fetch's; null when absent. */
+  lastModified: string | null;
+  /** `FetchedPage.modifiedAt`: the first fetch's; null when absent. */
+  modifiedAt: number | null;
 }
 
 /** A known URL. */

@@ -2,6 +2,7 @@
 import { checkLeaseId } from './lease.js';
 import type { ClaimDueOptions, RevisitSchedule, VisitOutcome } from './revisit-types.js';
 import { VISIT_CHANGES } from './revisit-types.js';
+import { checkNewUrls } from './validate.js';
 import {
   checkArray,
   checkFinite,
@@ -72,6 +73,7 @@ export function checkVisits(where: string, visits: unknown): asserts visits is V
     checkRate(`${w}.rate`, o.rate);
     if (o.dueAt === undefined) fail(`${w}.dueAt`, 'expected a time (ms) or null, got undefined');
     checkOptTime(`${w}.dueAt`, o.dueAt);
+    if (o.newUrls !== undefined) checkNewUrls(`${w}.newUrls`, o.newUrls);
     if (o.page !== undefined) {
       if (o.change !== 'changed') fail(`${w}.page`, `only a changed visit carries a page`);
       checkInt(`${w}.page.status`, o.page.status, 100);

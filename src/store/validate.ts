@@ -89,6 +89,11 @@ export function checkPage(where: string, p: FetchedPage): void {
   checkOptString(`${where}.contentType`, p.contentType);
   checkOptString(`${where}.title`, p.title);
   checkOptString(`${where}.contentHash`, p.contentHash);
+  checkOptString(`${where}.etag`, p.etag);
+  checkOptString(`${where}.lastModified`, p.lastModified);
+  if (p.modifiedAt !== undefined && p.modifiedAt !== null) {
+    checkFinite(`${where}.modifiedAt`, p.modifiedAt);
+  }
   if (p.body !== undefined && !(p.body instanceof Uint8Array)) {
     fail(`${where}.body`, `expected a Buffer or Uint8Array, got ${show(p.body)}`);
   }
@@ -147,6 +152,9 @@ function pageFieldsOk(p: FetchedPage): boolean {
     isOptString(p.contentType) &&
     isOptString(p.title) &&
     isOptString(p.contentHash) &&
+    isOptString(p.etag) &&
+    isOptString(p.lastModified) &&
+    (p.modifiedAt === undefined || p.modifiedAt === null || isFiniteNumber(p.modifiedAt)) &&
     (p.body === undefined || p.body instanceof Uint8Array) &&
     extrasOk(p)
   );

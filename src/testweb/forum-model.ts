@@ -30,7 +30,8 @@ export interface Board {
 }
 
 export interface ForumSpec {
-  host: ForumHost;
+  /** The forum's host name; it seeds the thread generators. */
+  host: string;
   lang: LangCode;
   title: string;
   boards: Board[];
@@ -97,7 +98,7 @@ export interface ThreadFacts {
 const F_THREAD = 0xf0;
 const F_ARRIVALS = 0xf1;
 
-function hostKey(host: ForumHost): number {
+function hostKey(host: string): number {
   return hashString(host);
 }
 

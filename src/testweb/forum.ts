@@ -348,7 +348,7 @@ function reply(
   link: (p: string) => string,
   back: string,
 ): Reply {
-  const lastModified = Math.floor(page.lastModified / 1000) * 1000;
+  const lastModified = ctx.state.clock.httpMs(page.lastModified);
   const since = Date.parse(String(ctx.req.headers['if-modified-since'] ?? ''));
   const headers = {
     'last-modified': new Date(lastModified).toUTCString(),

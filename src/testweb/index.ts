@@ -68,6 +68,20 @@ export {
   newsVersionAt,
 } from './news-model.js';
 export {
+  classifyPhpbbUrl,
+  PHPBB_ARCHIVE_POSTS,
+  PHPBB_HOSTS,
+  PHPBB_POSTS_PER_PAGE,
+  PHPBB_TOPICS_PER_PAGE,
+  PHPBB_USERS,
+  type PhpbbHost,
+  type PhpbbId,
+  type PhpbbTopicInfo,
+  phpbbPostCount,
+  phpbbThreads,
+  phpbbValidUrls,
+} from './phpbb-model.js';
+export {
   DEFAULT_CLOCK_START_MS,
   startTestWeb,
   type TestWeb,

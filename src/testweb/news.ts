@@ -127,9 +127,14 @@ function listBody(items: NewsArticle[], section: NewsSection | null, page: numbe
   return parts.join('');
 }
 
+/** The Last-Modified header of simulated time `t`, on the server's HTTP clock. */
+function lastModifiedOf(ctx: Ctx, t: number): string {
+  return new Date(ctx.state.clock.httpMs(t)).toUTCString();
+}
+
 function notModifiedSince(ctx: Ctx, lastModified: number): boolean {
   const since = Date.parse(String(ctx.req.headers['if-modified-since'] ?? ''));
-  return Number.isFinite(since) && since >= lastModified;
+  return Number.isFinite(since) && since >= ctx.state.clock.httpMs(lastModified);
 }
 
 function etagMatches(ctx: Ctx, etag: string): boolean {
@@ -160,7 +165,7 @@ function articleReply(ctx: Ctx, id: number, t: number): Reply {
     headers['etag'] = newsETag(seed, id, version);
     if (etagMatches(ctx, headers['etag'])) return { status: 304, headers };
   } else if (a.validator === 'last-modified') {
-    headers['last-modified'] = new Date(since).toUTCString();
+    headers['last-modified'] = lastModifiedOf(ctx, since);
     if (notModifiedSince(ctx, since)) return { status: 304, headers };
   }
   return page(a.title, articleBody(seed, a, version, since), noiseOf(ctx, t), headers);
@@ -173,7 +178,7 @@ function listReply(ctx: Ctx, section: NewsSection | null, pageNo: number, t: num
   const headers: Record<string, string> = {};
   const newest = items[0]?.birth;
   if (newest !== undefined) {
-    headers['last-modified'] = new Date(newest).toUTCString();
+    headers['last-modified'] = lastModifiedOf(ctx, newest);
     if (notModifiedSince(ctx, newest)) return { status: 304, headers };
   }
   const title = section === null ? 'Latest news' : SECTION_NAMES[section];

@@ -12,6 +12,7 @@ import { LABELS_PATH, labelsJson } from './labels.js';
 import { getModel, PORTAL_HOST } from './model.js';
 import { movedHosts } from './moved.js';
 import { NEWS_HOST, newsHandler } from './news.js';
+import { PHPBB_HOSTS, phpbbHandler } from './phpbb.js';
 import { specialHosts } from './special.js';
 import { mediaHosts, slowHost } from './special-media.js';
 import { portalHandler, topicalHandler } from './topical.js';
@@ -77,6 +78,10 @@ function makeClock(startMs: number, speed: number): SimClock {
     advance(ms: number) {
       this.set(this.now() + ms);
     },
+    httpMs(t: number) {
+      const real = speed > 0 ? realBase + (t - base) / speed : t;
+      return Math.floor(real / 1000) * 1000;
+    },
   };
 }
 
@@ -119,6 +124,7 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
     routes.set(h, charsetHandler(cs, decl));
   }
   for (const h of FORUM_HOSTS) routes.set(h, forumHandler(h));
+  for (const h of PHPBB_HOSTS) routes.set(h, phpbbHandler(h));
   routes.set(JOBS_HOST, jobsHandler);
   routes.set(NEWS_HOST, newsHandler);
   routes.set(PORTAL_HOST, portalHandler(model));
@@ -145,6 +151,9 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
           ? Buffer.from(reply.body)
           : reply.body;
     const headers = { ...reply.headers };
+    // The server's clock is the simulated one: its Date says so (as a real server's
+    // Date says its own clock), so that Last-Modified reads against it.
+    headers['date'] ??= new Date(clock.httpMs(clock.now())).toUTCString();
     if (body !== undefined) headers['content-length'] = body.length;
     ctx.entry.status = reply.status;
     res.writeHead(reply.status, headers);

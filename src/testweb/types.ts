@@ -23,6 +23,13 @@ export interface SimClock {
   now(): number;
   set(ms: number): void;
   advance(ms: number): void;
+  /**
+   * The HTTP date (ms, whole seconds) that shows simulated time `t`. A still clock
+   * (speed 0) shows `t` itself. A running clock shows the real time at which it reads
+   * (or read) `t`: a client on the real clock then sees a page's age, Date minus
+   * Last-Modified, in its own time, as it would from a real server.
+   */
+  httpMs(t: number): number;
 }
 
 /** Per-web mutable state the handlers may use. */

@@ -52,6 +52,9 @@ export function parseBudget(text: string, where = '--budget'): Budget {
 /** Requests per day of a budget. */
 export const perDay = (b: Budget): number => (b.requests * 86_400_000) / b.perMs;
 
+/** Revisits the revisits' share may catch up on after a lull (`takeRevisit`). */
+export const REVISIT_CREDIT = 20;
+
 export class RequestBudget {
   readonly intervalMs: number;
   readonly #now: () => number;
@@ -105,9 +108,16 @@ export class RequestBudget {
     return Math.max(this.#nextAt, this.#revisitNextAt);
   }
 
+  /**
+   * Takes a token for a revisit. The revisits' share is paced, but what it left unused
+   * while nothing was due stays available for up to {@link REVISIT_CREDIT} revisits:
+   * pages fall due unevenly, and a share that could not be spent when nothing was due
+   * would otherwise be lost to a frontier that may have nothing to fetch either.
+   */
   takeRevisit(): void {
     this.#take();
-    this.#revisitNextAt = Math.max(this.#revisitNextAt, this.#now()) + this.#revisitIntervalMs;
+    const earliest = this.#now() - REVISIT_CREDIT * this.#revisitIntervalMs;
+    this.#revisitNextAt = Math.max(this.#revisitNextAt, earliest) + this.#revisitIntervalMs;
     this.taken.revisit++;
   }
 

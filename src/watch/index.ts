@@ -1,7 +1,14 @@
 // Public surface of incremental crawling (DESIGN 1.3): `watch`, its options, events
 // and summary, the request budget, and the revisit plan's summary.
 export { type Budget, parseBudget, perDay, RequestBudget } from './budget.js';
-export { META_PLAN, type PlanSummary, REVISIT_POLICIES, type RevisitPolicy } from './planner.js';
+export {
+  META_PLAN,
+  type PlanSummary,
+  REVISIT_POLICIES,
+  REVISIT_WEIGHTS,
+  type RevisitPolicy,
+  type RevisitWeight,
+} from './planner.js';
 export { visibleTextHash } from './visit.js';
 export {
   META_WATCH,

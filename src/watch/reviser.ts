@@ -12,15 +12,14 @@
 import { type CrawlLease, errorText, type PageRules } from '../crawl/parts.js';
 import { AbortedError } from '../errors/index.js';
 import type { Fetcher, FetchResult } from '../fetch/index.js';
-import type { DueRevisit, Store, VisitOutcome } from '../store/index.js';
+import type { DueRevisit, VisitOutcome } from '../store/index.js';
 import type { RequestBudget } from './budget.js';
 import { visitOf } from './visit.js';
 
-/** How often an idle loop looks for pages that became due. */
-const POLL_MS = 1_000;
+/** How often an idle loop looks for pages that became due (an indexed query). */
+const POLL_MS = 200;
 
 export interface ReviserParts {
-  store: Store;
   lease: CrawlLease;
   fetcher: Fetcher;
   budget: RequestBudget;
@@ -136,7 +135,7 @@ export class Reviser {
   }
 
   async #done(due: DueRevisit, res: FetchResult | null, err: unknown): Promise<void> {
-    const { lease, store } = this.#p;
+    const { lease } = this.#p;
     if (res === null && (this.#stopped || err instanceof AbortedError)) {
       await lease.releaseDue([due.url]);
       return;
@@ -151,14 +150,14 @@ export class Reviser {
       at,
       this.#p.keepVersions,
     );
-    const visit: VisitOutcome = { ...r.visit, dueAt: this.#p.nextDue(due.url, at) };
-    const refused = await lease.recordVisits([visit]);
+    const visit: VisitOutcome = {
+      ...r.visit,
+      dueAt: this.#p.nextDue(due.url, at),
+      newUrls: r.newUrls,
+    };
+    const { refused, added } = await lease.recordVisits([visit]);
     if (refused.size > 0) return;
-    let added = 0;
-    if (r.newUrls.length > 0) {
-      added = await store.addUrls(r.newUrls);
-      if (added > 0) this.#p.found();
-    }
+    if (added > 0) this.#p.found();
     const y = this.yields.get(due.url) ?? { visits: 0, linked: 0 };
     y.visits++;
     y.linked += added;

@@ -59,7 +59,7 @@ export function visitOf(
       linked: 0,
     };
   }
-  const v = validatorsOf(res.headers);
+  const v = validatorsOf(res.headers, at);
   const validators = {
     ...(v.etag !== undefined ? { etag: v.etag } : {}),
     ...(v.lastModified !== undefined ? { lastModified: v.lastModified } : {}),

@@ -24,7 +24,9 @@ import {
   type PlanSummary,
   planRevisits,
   REVISIT_POLICIES,
+  REVISIT_WEIGHTS,
   type RevisitPolicy,
+  type RevisitWeight,
 } from './planner.js';
 import { Reviser } from './reviser.js';
 
@@ -42,6 +44,8 @@ export const watchOptionsSchema = z.strictObject({
   planIntervalMs: z.number().int().positive().default(60_000),
   /** How revisits are planned (planner.ts `RevisitPolicy`). @default 'freshness' */
   policy: z.enum(REVISIT_POLICIES as [RevisitPolicy, ...RevisitPolicy[]]).default('freshness'),
+  /** What a page's freshness is worth to the plan (planner.ts `RevisitWeight`). @default 'none' */
+  weightBy: z.enum(REVISIT_WEIGHTS as [RevisitWeight, ...RevisitWeight[]]).default('none'),
   /** Keep the body of every version a revisit finds (the newest replaces the stored one either way). @default false */
   keepVersions: z.boolean().default(false),
   /** Revisits in flight at most. @default 4 */
@@ -161,7 +165,6 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
       newUrls: 0,
     };
     const reviser = new Reviser({
-      store: s.store,
       lease,
       fetcher,
       budget,
@@ -192,17 +195,28 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
     let plan: PlanSummary | null = null;
     const firstFetch = new Map<string, number>();
     let planning: Promise<void> = Promise.resolve();
+    let lastPlan: { at: number; discovery: number } | undefined;
     const replan = () => {
       planning = planning
         .then(async () => {
           if (stopping) return;
+          const now = Date.now();
+          const made = budget.taken.discovery;
+          const recent =
+            lastPlan === undefined || now <= lastPlan.at
+              ? undefined
+              : ((made - lastPlan.discovery) * MS_PER_DAY) / (now - lastPlan.at);
+          lastPlan = { at: now, discovery: made };
           const r = await planRevisits(s.store, {
             policy: w.policy,
             totalPerDay: perDay(w.rate),
             discoveryShare: w.discoveryShare,
             yields: reviser.yields,
             firstFetch,
-            now: Date.now(),
+            recentDiscoveryPerDay: recent,
+            planIntervalMs: w.planIntervalMs,
+            weightBy: w.weightBy,
+            now,
           });
           plan = r.summary;
           freqs = r.frequencies;

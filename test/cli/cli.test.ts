@@ -183,6 +183,10 @@ test('watch refuses a bad budget, duration or end time, naming the flag, and sta
       ['--budget', '30/min', '--revisit-policy', 'often'],
       /--revisit-policy expects one of freshness, uniform, none/,
     ],
+    [
+      ['--budget', '30/min', '--revisit-weight', 'pagerank'],
+      /--revisit-weight expects one of none, relevance, score, got "pagerank"/,
+    ],
   ];
   for (const [flags, message] of cases) {
     const r = await run('watch', ...base, ...flags);

@@ -124,6 +124,14 @@ test('revisits send the stored validators: a 304 is an unchanged visit, a change
   const v304 = visits.filter((v) => v.status === 304);
   assert.equal(v304.length, conditional.length);
   assert.ok(v304.every((v) => v.change === 'unchanged'));
+  // The first fetch's validators are kept, so a page's first revisit is conditional
+  // already (regression: they were dropped and every first revisit came back 200).
+  const firsts = new Map<string, VisitRecord>();
+  for (const v of visits) if (!firsts.has(v.url)) firsts.set(v.url, v);
+  assert.ok(
+    [...firsts.values()].some((v) => v.status === 304),
+    'no first revisit was answered 304',
+  );
   // Pages without validators answer 200 with new markup noise every time: unchanged
   // all the same when their visible text is.
   assert.ok(visits.some((v) => v.status === 200 && v.change === 'unchanged'));

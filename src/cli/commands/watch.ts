@@ -2,7 +2,9 @@ import { CliUsageError } from '../../errors/index.js';
 import {
   parseBudget,
   REVISIT_POLICIES,
+  REVISIT_WEIGHTS,
   type RevisitPolicy,
+  type RevisitWeight,
   type WatchOptionsInput,
   type WatchSummary,
   watch,
@@ -32,6 +34,8 @@ or kill, then the same command again.
   --discovery-share X          share of the budget kept for new URLs while some wait (default 0.5)
   --revisit-policy P           freshness (default: revisit rates that maximise freshness),
                                uniform (every page equally often), none (no revisits)
+  --revisit-weight W           what a page's freshness is worth: none (default, all alike),
+                               relevance, or score (relevance with PageRank)
   --plan-interval D            how often the revisit plan is made again (default 1m)
   --revisit-concurrency N      revisits in flight at most (default 4)
   --keep-versions              keep the body of every version found (default: the newest only;
@@ -48,6 +52,7 @@ export const watchCommandFlags: FlagSpec = {
   until: { type: 'string' },
   'discovery-share': { type: 'string' },
   'revisit-policy': { type: 'string' },
+  'revisit-weight': { type: 'string' },
   'plan-interval': { type: 'string' },
   'revisit-concurrency': { type: 'string' },
   'keep-versions': { type: 'boolean' },
@@ -97,6 +102,12 @@ export function watchOptionsFromFlags(
         `--revisit-policy expects one of ${REVISIT_POLICIES.join(', ')}, got "${policy}"`,
       );
     o.policy = policy as RevisitPolicy;
+  }
+  const weight = str(p, 'revisit-weight');
+  if (weight !== undefined) {
+    if (!REVISIT_WEIGHTS.includes(weight as RevisitWeight))
+      throw usage(`--revisit-weight expects one of ${REVISIT_WEIGHTS.join(', ')}, got "${weight}"`);
+    o.weightBy = weight as RevisitWeight;
   }
   const plan = duration(p, 'plan-interval', 'watch');
   if (plan !== undefined) {
