@@ -14,6 +14,7 @@ const LAYERS = [
   ['discover', 'frontier', 'labels', 'parse', 'store'],
   ['page'],
   ['dedup', 'inspect', 'learn', 'ranking'],
+  ['sitemodel'],
   ['crawl'],
   ['export', 'watch'],
   ['report'],

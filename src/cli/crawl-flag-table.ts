@@ -253,6 +253,13 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     help: 'URLs matching one of these are skipped (repeatable)',
   },
   {
+    flag: 'site-model',
+    arg: 'FILE',
+    option: 'siteModel',
+    read: text,
+    help: 'follow links on its hosts only where a valid pattern of this site model takes them (focuscrawl site-model learn)',
+  },
+  {
     flag: 'max-frontier',
     arg: 'N',
     option: 'maxFrontier',

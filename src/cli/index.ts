@@ -37,6 +37,9 @@ Commands:
                                           harvest rate, target recall, keep precision/recall vs labels
   compare --out-dir DIR --topic FILE --labels FILE --max-pages N --runs SPEC...
                                           crawl once per run spec and compare them (compare.html)
+  site-model learn --seeds URL... --out FILE [--sample N]
+                                          learn which URL patterns of a site carry content
+  site-model show FILE | test FILE URL... show a site model; say how it decides URLs
   help [COMMAND]                          show help (also: COMMAND --help)
   version                                 print the version
 
@@ -69,6 +72,7 @@ const commands: Record<string, () => Promise<Command>> = {
   demo: async () => (await import('./commands/demo.js')).demoCommand,
   evaluate: async () => (await import('./commands/evaluate.js')).evaluateCommand,
   compare: async () => (await import('./commands/compare.js')).compareCommand,
+  'site-model': async () => (await import('./commands/site-model.js')).siteModelCommand,
 };
 
 /** Runs the CLI; resolves to the process exit status. */

@@ -26,6 +26,7 @@ import { RunLog } from './run-log.js';
 import { Settler } from './settle.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
+import { META_SITE_FILTER, SiteFilter } from './site-filter.js';
 import { SitemapFeed } from './sitemap-feed.js';
 import type { CrawlEvents, CrawlSummary, PageEvent, StopReason } from './types.js';
 
@@ -73,6 +74,8 @@ export class Engine {
   readonly #log: RunLog;
 
   readonly #hooks: EngineHooks;
+  /** The site model's link filter and its counts, when the crawl has one. */
+  readonly siteFilter: SiteFilter | undefined;
 
   constructor(o: CrawlOptions, s: Setup, emit: Emit, hooks: EngineHooks = {}) {
     this.#o = o;
@@ -96,9 +99,17 @@ export class Engine {
     this.#dispatch = new HostDispatch(o.fetcher.perHostConcurrency, o.domainDiversity, gap, {
       readyAt: (host, url) => this.#ready.readyAt(host, url),
     });
-    this.#keeper = new RuleKeeper(o, s, strategy, inScope);
+    // Links are followed where the scope and the site model both admit them; the
+    // fetcher's scope (redirect targets) is the crawl's alone.
+    this.siteFilter =
+      s.siteModel === undefined
+        ? undefined
+        : new SiteFilter(s.siteModel, (m) => this.#emit('warning', m));
+    const filter = this.siteFilter;
+    const follow = filter === undefined ? inScope : (u: string) => inScope(u) && filter.allows(u);
+    this.#keeper = new RuleKeeper(o, s, strategy, follow);
     this.#rules = this.#keeper.rules;
-    this.#sitemaps = SitemapFeed.create(o, s, this.#fetcher, inScope, this.#rules.linkText, {
+    this.#sitemaps = SitemapFeed.create(o, s, this.#fetcher, follow, this.#rules.linkText, {
       changed: () => this.#wake.notify(),
       warn: (m) => this.#emit('warning', m),
     });
@@ -224,6 +235,8 @@ export class Engine {
       await this.#sitemaps?.close();
       await this.#trim();
       await this.#keeper.close();
+      if (this.siteFilter !== undefined)
+        await store.setMeta(META_SITE_FILTER, this.siteFilter.stats);
       this.#f.counts = await store.counts();
       const summary = await this.#log.end(reason);
       this.#emit('end', summary);

@@ -203,6 +203,12 @@ export const crawlOptionsSchema = z.strictObject({
   /** URL regular expressions a URL must not match. @default [] */
   exclude: z.array(pattern).default([]),
   /**
+   * A site model (docs/site-model.md): the file it was written to, or the model
+   * itself. On its hosts, links are followed only where a valid pattern takes them.
+   * @default none
+   */
+  siteModel: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+  /**
    * Keep at most this many waiting URLs, the best ones (DESIGN 1.4).
    * @default unlimited
    */

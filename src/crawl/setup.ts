@@ -18,6 +18,7 @@ import {
   type ThresholdPolicy,
   type ThresholdSpec,
 } from '../relevance/threshold.js';
+import { loadSiteModel, parseSiteModel, type SiteModel } from '../sitemodel/index.js';
 import {
   acquireRunLock,
   DB_FILE,
@@ -54,6 +55,8 @@ export interface Setup {
   unlock: () => void;
   /** The run's claims on the store (lease.ts); the engine closes it. */
   lease: CrawlLease;
+  /** The site model links are filtered by (`siteModel`), read and checked. */
+  siteModel: SiteModel | undefined;
 }
 
 /** The default threshold when the link model judges pages: Pr(+ | page) ≥ ½. */
@@ -93,6 +96,13 @@ export function thresholdSpecOf(
 }
 
 export async function setUp(o: CrawlOptions): Promise<Setup> {
+  // Read first: a bad file fails before the store is touched.
+  const siteModel =
+    o.siteModel === undefined
+      ? undefined
+      : typeof o.siteModel === 'string'
+        ? await loadSiteModel(o.siteModel)
+        : parseSiteModel(o.siteModel, 'siteModel');
   const topic = resolveTopic(o.topic);
   if (topic.keywords.length === 0) {
     throw new InvalidOptionError('the topic has no keywords: give at least one { "word": weight }');
@@ -187,6 +197,7 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       warnings,
       unlock,
       lease,
+      siteModel,
     };
   } catch (e) {
     if (ownsStore) await store.close().catch(() => {});

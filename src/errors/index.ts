@@ -37,9 +37,9 @@ export const ErrorCodes = {
     'A claim was made under a lease that is not open (closed, or lost and its claims taken back).',
   FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
   FC_ERR_LEARN:
-    'Topic learning cannot proceed: an example source cannot be read or is malformed, or no usable example remains.',
+    'Learning cannot proceed: a topic example source cannot be read or is malformed, no usable example remains, or a site model sample is too small or too uniform to learn from.',
   FC_ERR_MODEL_FILE:
-    'A link model file cannot be read, is not a focuscrawl link model, or is malformed (the message names the file and field).',
+    'A link model or site model file cannot be read, is not such a model, or is malformed (the message names the file and field).',
   FC_ERR_CRAWL_THREAD:
     "The crawl's worker thread died (out of memory or an internal error); what was committed stays in the store.",
   FC_ERR_SITEMAP:

@@ -1,0 +1,136 @@
+/**
+ * Collecting the sample a site model is learnt from (DESIGN 1.3): pages of the seeds'
+ * site, reached broadly. Found URLs are grouped by their finest URL pattern
+ * (`patternOf`: ids and words generalised), and each fetch takes from the group
+ * sampled least so far, so that every kind of page the site links to is in the
+ * sample, not only the most numerous kind (a breadth-first or depth-first walk of a
+ * discussion site samples mostly profiles or mostly one list's pages). Within a
+ * group, a URL that shares an id (a run of digits) with a page already sampled in
+ * another group goes first: two URLs with one id are often two views of one item (a
+ * page and its print view), and the learner can see that they are duplicates only
+ * when both are sampled; otherwise the oldest found goes first (breadth-first).
+ *
+ * Every fetch goes through the fetcher the caller gives (robots.txt, per-host delays,
+ * the honest User-Agent and the request limits are its), and only URLs the caller's
+ * scope admits are fetched. Redirects are followed by the fetcher; the page records
+ * where it ended (`finalUrl`), which the learner reads as a duplicate of its target.
+ */
+import { decodeBody } from '../fetch/charset/index.js';
+import type { Fetcher } from '../fetch/index.js';
+import { parseHtml } from '../parse/index.js';
+import { patternOf } from './pattern.js';
+import type { SamplePage } from './sample.js';
+
+export interface CollectOptions {
+  /** Where to start (each fetched first, in order). */
+  seeds: readonly string[];
+  /** Pages to fetch at most (answered requests; failures count too). */
+  pages: number;
+  fetcher: Fetcher;
+  /** Which URLs may be fetched (the crawl's scope). */
+  inScope: (url: string) => boolean;
+  signal?: AbortSignal | undefined;
+  /** Called after each fetch: the URL, its status (null when it failed), pages so far. */
+  onFetch?: ((url: string, status: number | null, done: number) => void) | undefined;
+}
+
+/** The sample and what it cost. */
+export interface CollectedSample {
+  pages: SamplePage[];
+  /** Requests made (every fetch attempted, failed ones included). */
+  requests: number;
+  failed: number;
+}
+
+function isHtml(contentType: string | undefined): boolean {
+  return contentType === undefined || /html/i.test(contentType);
+}
+
+/**
+ * The id of a URL, as a one-element list (none: empty): its first run of digits that
+ * makes a whole path segment or query value, or ends one after a separator (`/t/12`,
+ * `?t=12`, `/t-12.html`). Not digits inside a longer token (a session id's hex), nor
+ * later runs (a page number), which would pair unrelated URLs.
+ */
+function idsOf(url: string): string[] {
+  const m = /(?<=[/=\-_])(\d+)(?=$|[/?&#.\-_])/.exec(url);
+  return m === null ? [] : [m[1] as string];
+}
+
+/** Fetches up to `pages` pages from the seeds, each time from the least sampled URL pattern. */
+export async function collectSample(o: CollectOptions): Promise<CollectedSample> {
+  const seen = new Set<string>();
+  /** Waiting URLs by pattern, in the order the patterns were found. */
+  const groups = new Map<string, { waiting: string[]; sampled: number }>();
+  /** Ids of sampled pages, with the patterns they were sampled under. */
+  const sampledIds = new Map<string, Set<string>>();
+  const push = (u: string) => {
+    if (seen.has(u) || !o.inScope(u)) return;
+    seen.add(u);
+    let key: string;
+    try {
+      key = patternOf(u);
+    } catch {
+      return;
+    }
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, { waiting: [u], sampled: 0 });
+    else g.waiting.push(u);
+  };
+  for (const s of o.seeds) push(s);
+  const next = (): string | undefined => {
+    let best: [string, { waiting: string[]; sampled: number }] | undefined;
+    for (const e of groups) {
+      if (e[1].waiting.length === 0) continue;
+      if (best === undefined || e[1].sampled < best[1].sampled) best = e;
+    }
+    if (best === undefined) return undefined;
+    const [key, g] = best;
+    g.sampled++;
+    // A URL sharing an id with a page sampled under another pattern, else the oldest.
+    const i = g.waiting.findIndex((u) =>
+      idsOf(u).some((id) => [...(sampledIds.get(id) ?? [])].some((k) => k !== key)),
+    );
+    const [url] = g.waiting.splice(i >= 0 ? i : 0, 1);
+    if (url !== undefined) {
+      for (const id of idsOf(url)) {
+        const ks = sampledIds.get(id) ?? new Set<string>();
+        ks.add(key);
+        sampledIds.set(id, ks);
+      }
+    }
+    return url;
+  };
+  const out: SamplePage[] = [];
+  let requests = 0;
+  let failed = 0;
+  while (requests < o.pages && !o.signal?.aborted) {
+    const url = next();
+    if (url === undefined) break;
+    requests++;
+    let res: Awaited<ReturnType<Fetcher['fetch']>>;
+    try {
+      res = await o.fetcher.fetch(url, { signal: o.signal });
+    } catch {
+      failed++;
+      o.onFetch?.(url, null, requests);
+      continue;
+    }
+    o.onFetch?.(url, res.status, requests);
+    const page: SamplePage = { url, status: res.status, bytes: res.bytes };
+    if (res.finalUrl !== url) page.finalUrl = res.finalUrl;
+    if (res.status >= 200 && res.status < 300 && isHtml(res.contentType)) {
+      const html = decodeBody(res.body, res.contentType).text;
+      page.html = html;
+      // The redirect target is known now: not fetched again.
+      seen.add(res.finalUrl);
+      try {
+        for (const l of parseHtml(html, res.finalUrl).links) push(l.url);
+      } catch {
+        // A page whose URL cannot be parsed gives no links.
+      }
+    }
+    out.push(page);
+  }
+  return { pages: out, requests, failed };
+}
