@@ -254,10 +254,10 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
   },
   {
     flag: 'site-model',
-    arg: 'FILE',
+    arg: 'FILE|learn',
     option: 'siteModel',
     read: text,
-    help: 'follow links on its hosts only where a valid pattern of this site model takes them (focuscrawl site-model learn)',
+    help: 'follow links on its hosts only where a valid pattern of this site model takes them (focuscrawl site-model learn); learn: learn one first from the seeds',
   },
   {
     flag: 'max-frontier',

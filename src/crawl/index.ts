@@ -11,6 +11,12 @@ export {
   strategyOptionsSchema,
 } from './options.js';
 export { CrawlRun, crawl } from './run.js';
+export {
+  DEFAULT_UNKNOWN_LIMIT,
+  META_SITE_FILTER,
+  SiteFilter,
+  type SiteFilterStats,
+} from './site-filter.js';
 export { resolveTopic } from './topic.js';
 export {
   type CrawlEvents,

@@ -203,8 +203,10 @@ export const crawlOptionsSchema = z.strictObject({
   /** URL regular expressions a URL must not match. @default [] */
   exclude: z.array(pattern).default([]),
   /**
-   * A site model (docs/site-model.md): the file it was written to, or the model
-   * itself. On its hosts, links are followed only where a valid pattern takes them.
+   * A site model (docs/site-model.md): the file it was written to, the model itself,
+   * or `'learn'` (learnt from a sample of the seeds' hosts before the crawl starts, and
+   * kept in the store as site-model.json for a resumed crawl). On its hosts, links are
+   * followed only where a valid pattern takes them.
    * @default none
    */
   siteModel: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),

@@ -30,6 +30,7 @@ import { canonicalizeUrlOrThrow } from '../url/index.js';
 import { CrawlLease } from './lease.js';
 import { chooseModels, type ModelChoice } from './models.js';
 import type { CrawlOptions } from './options.js';
+import { learnOrReuse } from './site-model-learn.js';
 import { STORE_THREAD_HEAP } from './thread.js';
 import { resolveTopic } from './topic.js';
 import { type CrawlRunRecord, META_RUNS, META_TOPIC, type StoredTopic } from './types.js';
@@ -98,7 +99,7 @@ export function thresholdSpecOf(
 export async function setUp(o: CrawlOptions): Promise<Setup> {
   // Read first: a bad file fails before the store is touched.
   const siteModel =
-    o.siteModel === undefined
+    o.siteModel === undefined || o.siteModel === 'learn'
       ? undefined
       : typeof o.siteModel === 'string'
         ? await loadSiteModel(o.siteModel)
@@ -197,7 +198,12 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       warnings,
       unlock,
       lease,
-      siteModel,
+      siteModel:
+        o.siteModel === 'learn'
+          ? await learnOrReuse(o.store, [...(await store.getSeeds())], o.fetcher, (m) =>
+              warnings.push(m),
+            )
+          : siteModel,
     };
   } catch (e) {
     if (ownsStore) await store.close().catch(() => {});

@@ -64,7 +64,7 @@ describe('planRevisits', () => {
     assert.ok(Math.abs(total - 220) < 1e-6, `Σf = ${total}`);
   });
 
-  it('revisits a list that brought new URLs at least as often as uniform revisits, however fast it changes', async () => {
+  it('revisits a list (that brought new URLs, or a site model says so) at least as often as uniform revisits, however fast it changes', async () => {
     const store = createMemoryStore();
     await keep(store, [...articles, list]);
     for (const a of articles) await revisit(store, a, [false, false, true, false]);
@@ -74,9 +74,15 @@ describe('planRevisits', () => {
       store,
       input({ totalPerDay: 10, yields: new Map([[list, { visits: 8, linked: 16 }]]) }),
     );
+    const byModel = await planRevisits(
+      store,
+      input({ totalPerDay: 10, isList: (u) => u === list }),
+    );
     const uniform = 10 / 21;
     assert.ok(plain.frequencies.get(list)! < uniform, 'fast, and no new URLs: below uniform');
     assert.ok(found.frequencies.get(list)! >= uniform * (1 - 1e-9));
+    // A site model's list page is a detector before it brought anything.
+    assert.ok(byModel.frequencies.get(list)! >= uniform * (1 - 1e-9));
   });
 
   it('weighs a page by its relevance when asked', async () => {

@@ -85,6 +85,11 @@ export interface PlanInput {
   planIntervalMs: number;
   /** What a page's freshness is worth. @default 'none' */
   weightBy?: RevisitWeight | undefined;
+  /**
+   * Whether a page is a list (a site model's `list` kind: the pages that link to the
+   * content): a change detector from the start, before its revisits brought new URLs.
+   */
+  isList?: ((url: string) => boolean) | undefined;
   now: number;
 }
 
@@ -201,7 +206,7 @@ export async function planRevisits(
     const r = estimateRate(k.history, priors.get(k.url) as RatePrior).ratePerDay;
     rate.set(k.url, r);
     const y = input.yields.get(k.url);
-    const detector = y !== undefined && y.linked > 0;
+    const detector = (y !== undefined && y.linked > 0) || input.isList?.(k.url) === true;
     const worth =
       input.weightBy === 'relevance'
         ? k.relevance
@@ -209,7 +214,8 @@ export async function planRevisits(
           ? (k.score ?? k.relevance)
           : 1;
     const weight =
-      Math.max(0, worth) * (detector ? Math.min(MAX_WEIGHT, 1 + y.linked / y.visits) : 1);
+      Math.max(0, worth) *
+      (y !== undefined && y.linked > 0 ? Math.min(MAX_WEIGHT, 1 + y.linked / y.visits) : 1);
     // A page not revisited yet is known only by its prior: it gets its first revisit
     // at least as soon as uniform revisits would give it, so that a prior too low
     // cannot keep it from ever being measured.

@@ -16,6 +16,7 @@ import { CrawlLease, Engine, parseCrawlOptions, setUp } from '../crawl/parts.js'
 import { InvalidOptionError } from '../errors/index.js';
 import { createFetcher } from '../fetch/index.js';
 import { MS_PER_DAY } from '../schedule/index.js';
+import { createDecider } from '../sitemodel/index.js';
 import type { VisitChange, VisitOutcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import { type Budget, parseBudget, perDay, RequestBudget } from './budget.js';
@@ -192,6 +193,9 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
       found: () => engine.poke(),
       warn: (m) => emit('warning', m),
     });
+    // With a site model, its list pages are the change detectors from the start.
+    const decide = s.siteModel === undefined ? undefined : createDecider(s.siteModel);
+    const isList = decide === undefined ? undefined : (url: string) => decide(url).kind === 'list';
     let plan: PlanSummary | null = null;
     const firstFetch = new Map<string, number>();
     let planning: Promise<void> = Promise.resolve();
@@ -216,6 +220,7 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
             recentDiscoveryPerDay: recent,
             planIntervalMs: w.planIntervalMs,
             weightBy: w.weightBy,
+            isList,
             now,
           });
           plan = r.summary;

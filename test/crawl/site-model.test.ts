@@ -125,6 +125,12 @@ test('a crawl with a site model follows only the valid patterns and records what
   } finally {
     await st.close();
   }
+  const status = await runCli('status', '--store', store);
+  assert.match(
+    status.out,
+    /^Site model\s+\d+ links followed \(valid patterns\), \d+ refused, \d+ matching no pattern/m,
+  );
+  assert.match(status.out, /refused\s+\d+\s+\/viewtopic\.php\?t=\{n\}&view=print/);
   // The forum has more kinds of URL than the model knows: the structure-change warning.
   assert.ok(
     warnings.some((w) => /site model: \d+ links match none of its patterns/.test(w)),
@@ -236,3 +242,34 @@ for (const [host, root, classify] of [
     assert.ok(refused >= 0.85 * dups.length, `${refused} of ${dups.length} duplicates refused`);
   });
 }
+
+test('--site-model learn samples first, keeps the model in the store, and a resumed crawl reuses it', async () => {
+  const store = join(dir, `s${++n}`);
+  const opts = {
+    store,
+    topic,
+    seeds: ['http://luntan.test/index.php'],
+    strategy: 'bfs' as const,
+    scope: 'same-host' as const,
+    sitemaps: 'none' as const,
+    siteModel: 'learn',
+    fetcher: fetcher(),
+  };
+  const warnings: string[] = [];
+  const first = crawl({ ...opts, maxPages: 100 });
+  first.on('warning', (w) => warnings.push(w));
+  await first;
+  assert.ok(
+    warnings.some((w) => /^site model learnt from \d+ pages of luntan\.test/.test(w)),
+    warnings.join('\n'),
+  );
+  const file = join(store, 'site-model.json');
+  const saved = readFileSync(file, 'utf8');
+  assert.deepEqual((JSON.parse(saved) as SiteModel).hosts, ['luntan.test']);
+  const again: string[] = [];
+  const second = crawl({ ...opts, maxPages: 150 });
+  second.on('warning', (w) => again.push(w));
+  await second;
+  assert.ok(!again.some((w) => /site model learnt/.test(w)), 'sampled again on resume');
+  assert.equal(readFileSync(file, 'utf8'), saved);
+});

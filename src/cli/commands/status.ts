@@ -1,3 +1,4 @@
+import { META_SITE_FILTER, type SiteFilterStats } from '../../crawl/index.js';
 import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
 import { openStore } from '../../store/index.js';
@@ -58,10 +59,29 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
       plan: await store.getMeta(META_PLAN),
     };
     const data = await gatherStatus(store, { topHosts, topPages, revisitMeta });
-    if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...data }, null, 2));
-    else io.out(`Store           ${dir}\n${formatStatus(data)}`);
+    const siteModel = (await store.getMeta(META_SITE_FILTER)) as SiteFilterStats | undefined;
+    if (bool(p, 'json'))
+      io.out(JSON.stringify({ store: dir, ...data, ...(siteModel ? { siteModel } : {}) }, null, 2));
+    else
+      io.out(
+        `Store           ${dir}\n${formatStatus(data)}${siteModel ? `\n${formatSiteFilter(siteModel)}` : ''}`,
+      );
     return 0;
   } finally {
     await store.close();
   }
+}
+
+/** The site model's link filter of the last run (`sitemodel.filter`). */
+function formatSiteFilter(f: SiteFilterStats): string {
+  const refused = Object.entries(f.refused).sort((a, b) => b[1] - a[1]);
+  const total = refused.reduce((t, [, n]) => t + n, 0);
+  const lines = [
+    `Site model      ${f.valid} links followed (valid patterns), ${total} refused, ${f.unknown} matching no pattern`,
+  ];
+  for (const [pattern, n] of refused.slice(0, 5))
+    lines.push(`  refused ${String(n).padStart(6)}  ${pattern}`);
+  if (f.unknownExamples.length > 0)
+    lines.push(`  unknown, e.g. ${f.unknownExamples.slice(0, 3).join(', ')}`);
+  return lines.join('\n');
 }
