@@ -9,6 +9,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ModelFileError } from '../errors/index.js';
 import { jsonSyntaxError } from '../relevance/json-scan.js';
+import { formatPath } from '../relevance/topic.js';
 import { unreadableReason } from '../util/index.js';
 import { parsePattern } from './pattern.js';
 
@@ -84,22 +85,6 @@ export const siteModelSchema = z.strictObject({
 export type SiteModel = z.output<typeof siteModelSchema>;
 export type SiteModelCluster = SiteModel['clusters'][number];
 export type SiteModelPattern = SiteModelCluster['patterns'][number];
-
-const IDENT = /^[A-Za-z_$][\w$]*$/;
-
-/** `clusters[2].patterns[0].role`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else {
-      const s = String(p);
-      const part = IDENT.test(s) ? s : JSON.stringify(s);
-      out += out === '' ? part : `.${part}`;
-    }
-  }
-  return out;
-}
 
 const fail = (where: string, message: string, cause?: unknown) =>
   new ModelFileError(`${where}: ${message}`, cause === undefined ? {} : { cause });

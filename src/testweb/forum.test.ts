@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   classifyForumUrl,
   DAY_MS,
@@ -9,23 +9,11 @@ import {
   forumThreads,
   forumValidUrls,
   POSTS_PER_PAGE,
-  startTestWeb,
-  type TestWeb,
 } from './index.js';
-import { rawGet } from './testing.js';
+import { sharedTestWeb } from './testing.js';
 
-let web: TestWeb;
-before(async () => {
-  web = await startTestWeb({ seed: 1, size: 'small' });
-});
-after(async () => {
-  await web.close();
-});
-
-const get = async (host: string, path: string, headers?: Record<string, string>) => {
-  const r = await rawGet(web.port, host, path, headers ? { headers } : {});
-  return { ...r, text: r.body.toString() };
-};
+const tw = sharedTestWeb();
+const get = tw.get;
 const hrefs = (html: string) =>
   [...html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
 
@@ -113,7 +101,7 @@ describe('forum ground truth', () => {
 
 describe('forum hosts', () => {
   test('every valid URL answers 200 now; links are valid, duplicate or other', async () => {
-    web.clock.set(FORUM_EPOCH_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS);
     const urls = forumValidUrls(1, 'small', 'forum.test', FORUM_EPOCH_MS);
     assert.ok(urls.length > 100);
     const classes = new Set<string>();
@@ -128,9 +116,9 @@ describe('forum hosts', () => {
 
   test('thread pages show the posts of the clock; future threads are 404 until created', async () => {
     const later = forumThreads({}).find((t) => t.createdAt > FORUM_EPOCH_MS + DAY_MS)!;
-    web.clock.set(FORUM_EPOCH_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS);
     assert.equal((await get('forum.test', `/thread/${later.id}`)).status, 404);
-    web.clock.set(later.createdAt + 1000);
+    tw.web.clock.set(later.createdAt + 1000);
     const r = await get('forum.test', `/thread/${later.id}`);
     assert.equal(r.status, 200);
     const n = forumPostCount({}, later.id, later.createdAt + 1000);
@@ -140,7 +128,7 @@ describe('forum hosts', () => {
       (t) => t.activity === 'fast' && t.createdAt < FORUM_EPOCH_MS,
     )!;
     for (const t of [FORUM_EPOCH_MS, FORUM_EPOCH_MS + 3 * DAY_MS]) {
-      web.clock.set(t);
+      tw.web.clock.set(t);
       const count = forumPostCount({}, fast.id, t);
       const pages = Math.ceil(count / POSTS_PER_PAGE);
       const last = await get('forum.test', `/thread/${fast.id}?page=${pages}`);
@@ -151,11 +139,11 @@ describe('forum hosts', () => {
       );
       assert.equal((await get('forum.test', `/thread/${fast.id}?page=${pages + 1}`)).status, 404);
     }
-    web.clock.set(FORUM_EPOCH_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS);
   });
 
   test('thread lists are ordered by last post; Last-Modified and If-Modified-Since', async () => {
-    web.clock.set(FORUM_EPOCH_MS + 2 * DAY_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS + 2 * DAY_MS);
     const r = await get('forum.test', '/board/0');
     const times = [...r.text.matchAll(/<td>(\d{4}-\d\d-\d\d \d\d:\d\d)<\/td><\/tr>/g)].map(
       (m) => m[1]!,
@@ -165,13 +153,13 @@ describe('forum hosts', () => {
     const lm = r.headers['last-modified']!;
     assert.ok(Date.parse(lm) <= FORUM_EPOCH_MS + 2 * DAY_MS);
     assert.equal((await get('forum.test', '/board/0', { 'if-modified-since': lm })).status, 304);
-    web.clock.advance(30 * DAY_MS);
+    tw.web.clock.advance(30 * DAY_MS);
     assert.equal((await get('forum.test', '/board/0', { 'if-modified-since': lm })).status, 200);
-    web.clock.set(FORUM_EPOCH_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS);
   });
 
   test('duplicate variants show the same posts', async () => {
-    web.clock.set(FORUM_EPOCH_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS);
     const th = forumThreads({}).find(
       (t) => t.createdAt < FORUM_EPOCH_MS && forumPostCount({}, t.id, FORUM_EPOCH_MS) > 3,
     )!;

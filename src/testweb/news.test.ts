@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   DAY_MS,
   FORUM_EPOCH_MS,
@@ -14,23 +14,11 @@ import {
   newsFingerprint,
   newsPagesAt,
   newsVersionAt,
-  startTestWeb,
-  type TestWeb,
 } from './index.js';
-import { rawGet } from './testing.js';
+import { sharedTestWeb } from './testing.js';
 
-let web: TestWeb;
-before(async () => {
-  web = await startTestWeb({ seed: 1, size: 'small' });
-});
-after(async () => {
-  await web.close();
-});
-
-const get = async (host: string, path: string, headers?: Record<string, string>) => {
-  const r = await rawGet(web.port, host, path, headers ? { headers } : {});
-  return { ...r, text: r.body.toString() };
-};
+const tw = sharedTestWeb();
+const get = tw.get;
 const news = (path: string, headers?: Record<string, string>) => get('news.test', path, headers);
 /** Text a reader sees: no comments, no tags (so no attributes), whitespace collapsed. */
 const visible = (html: string) =>
@@ -139,7 +127,7 @@ describe('news.test ground truth', () => {
 describe('news.test over HTTP', () => {
   test('every page of newsPagesAt answers 200 and links only to pages of it', async () => {
     for (const t of [T0, T0 + 25 * DAY_MS]) {
-      web.clock.set(t);
+      tw.web.clock.set(t);
       const pages = newsPagesAt(1, 'small', t);
       const known = new Set(pages.map(path));
       assert.ok(pages.length > 150);
@@ -171,7 +159,7 @@ describe('news.test over HTTP', () => {
     let last = -1;
     for (const days of [0, 1, 3, 10]) {
       const t = T0 + days * DAY_MS;
-      web.clock.set(t);
+      tw.web.clock.set(t);
       const v = newsVersionAt(1, a.id, t);
       assert.ok(v > last);
       last = v;
@@ -182,7 +170,7 @@ describe('news.test over HTTP', () => {
 
   test('ETag articles answer If-None-Match with 304 until they change', async () => {
     const a = pick('etag');
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const r = await news(`/article/${a.id}`);
     const etag = r.headers.etag!;
     assert.equal(etag, newsETag(1, a.id, newsVersionAt(1, a.id, T0)));
@@ -196,7 +184,7 @@ describe('news.test over HTTP', () => {
       304,
     );
     assert.equal((await news(`/article/${a.id}`, { 'if-none-match': '"other"' })).status, 200);
-    web.clock.set(newsChangeTimes(1, 'small', a.url, T0, T0 + DAY_MS)[0]!);
+    tw.web.clock.set(newsChangeTimes(1, 'small', a.url, T0, T0 + DAY_MS)[0]!);
     const changed = await news(`/article/${a.id}`, { 'if-none-match': etag });
     assert.equal(changed.status, 200);
     assert.notEqual(changed.headers.etag, etag);
@@ -204,7 +192,7 @@ describe('news.test over HTTP', () => {
 
   test('Last-Modified articles and list pages answer If-Modified-Since with 304', async () => {
     const a = pick('last-modified');
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const r = await news(`/article/${a.id}`);
     const lm = r.headers['last-modified']!;
     const before = newsChangeTimes(1, 'small', a.url, a.birth - 1, T0);
@@ -212,24 +200,24 @@ describe('news.test over HTTP', () => {
     assert.equal(r.headers.etag, undefined);
     assert.equal((await news(`/article/${a.id}`, { 'if-modified-since': lm })).status, 304);
     const next = newsChangeTimes(1, 'small', a.url, T0, T0 + DAY_MS)[0]!;
-    web.clock.set(next - 1000);
+    tw.web.clock.set(next - 1000);
     assert.equal((await news(`/article/${a.id}`, { 'if-modified-since': lm })).status, 304);
-    web.clock.set(next);
+    tw.web.clock.set(next);
     const changed = await news(`/article/${a.id}`, { 'if-modified-since': lm });
     assert.equal(changed.status, 200);
     assert.equal(Date.parse(changed.headers['last-modified']!), next);
 
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const index = await news('/');
     const ilm = index.headers['last-modified']!;
     assert.equal((await news('/', { 'if-modified-since': ilm })).status, 304);
-    web.clock.set(newsChangeTimes(1, 'small', 'http://news.test/', T0, T0 + 30 * DAY_MS)[0]!);
+    tw.web.clock.set(newsChangeTimes(1, 'small', 'http://news.test/', T0, T0 + 30 * DAY_MS)[0]!);
     assert.equal((await news('/', { 'if-modified-since': ilm })).status, 200);
   });
 
   test('articles without validators always answer 200', async () => {
     const a = pick('none');
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const r = await news(`/article/${a.id}`);
     assert.equal(r.headers.etag, undefined);
     assert.equal(r.headers['last-modified'], undefined);
@@ -243,12 +231,12 @@ describe('news.test over HTTP', () => {
 
   test('births: 404 before, 200 after, then first on the index and its section', async () => {
     const a = ARTICLES.filter((x) => x.birth > T0).sort((x, y) => x.birth - y.birth)[3]!;
-    web.clock.set(a.birth - 1000);
+    tw.web.clock.set(a.birth - 1000);
     assert.equal((await news(`/article/${a.id}`)).status, 404);
     assert.ok(!hrefs((await news('/')).text).includes(`/article/${a.id}`));
     assert.ok(!newsPagesAt(1, 'small', a.birth - 1000).includes(a.url));
     const fp = newsFingerprint(1, 'small', 'http://news.test/', a.birth - 1000);
-    web.clock.set(a.birth);
+    tw.web.clock.set(a.birth);
     assert.equal((await news(`/article/${a.id}`)).status, 200);
     assert.ok(newsPagesAt(1, 'small', a.birth).includes(a.url));
     assert.notEqual(newsFingerprint(1, 'small', 'http://news.test/', a.birth), fp);
@@ -261,7 +249,7 @@ describe('news.test over HTTP', () => {
 
   test('markup noise changes on every request, the visible text does not', async () => {
     const a = pick('last-modified');
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     for (const p of ['/', '/section/sport?page=2', `/article/${a.id}`]) {
       const one = await news(p);
       const two = await news(p);
@@ -271,7 +259,7 @@ describe('news.test over HTTP', () => {
       assert.match(one.text, /<!-- rendered at /);
     }
     const before = visible((await news(`/article/${a.id}`)).text);
-    web.clock.set(newsChangeTimes(1, 'small', a.url, T0, T0 + DAY_MS)[0]!);
+    tw.web.clock.set(newsChangeTimes(1, 'small', a.url, T0, T0 + DAY_MS)[0]!);
     assert.notEqual(visible((await news(`/article/${a.id}`)).text), before);
   });
 });
@@ -279,7 +267,7 @@ describe('news.test over HTTP', () => {
 describe('forum If-Modified-Since', () => {
   test('a thread page answers 304 while it has no new post, 200 after one', async () => {
     const th = forumThreads({}).find((t) => t.activity === 'fast' && t.createdAt < FORUM_EPOCH_MS)!;
-    web.clock.set(FORUM_EPOCH_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS);
     const n = forumPostCount({}, th.id, FORUM_EPOCH_MS);
     const r = await get('forum.test', `/thread/${th.id}?page=last`);
     const lm = r.headers['last-modified']!;
@@ -289,12 +277,12 @@ describe('forum If-Modified-Since', () => {
     assert.equal(nm.body.length, 0);
     let t = FORUM_EPOCH_MS;
     while (forumPostCount({}, th.id, t) === n) t += 600_000;
-    web.clock.set(t);
+    tw.web.clock.set(t);
     const later = await get('forum.test', `/thread/${th.id}?page=last`, {
       'if-modified-since': lm,
     });
     assert.equal(later.status, 200);
     assert.ok(Date.parse(later.headers['last-modified']!) > Date.parse(lm));
-    web.clock.set(FORUM_EPOCH_MS);
+    tw.web.clock.set(FORUM_EPOCH_MS);
   });
 });

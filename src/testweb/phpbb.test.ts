@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import {
   classifyPhpbbUrl,
   DAY_MS,
@@ -11,23 +11,11 @@ import {
   phpbbPostCount,
   phpbbThreads,
   phpbbValidUrls,
-  startTestWeb,
-  type TestWeb,
 } from './index.js';
-import { rawGet } from './testing.js';
+import { sharedTestWeb } from './testing.js';
 
-let web: TestWeb;
-before(async () => {
-  web = await startTestWeb({ seed: 1, size: 'small' });
-});
-after(async () => {
-  await web.close();
-});
-
-const get = async (host: string, path: string, headers?: Record<string, string>) => {
-  const r = await rawGet(web.port, host, path, headers ? { headers } : {});
-  return { ...r, text: r.body.toString() };
-};
+const tw = sharedTestWeb();
+const get = tw.get;
 const pathOf = (url: string) => {
   const u = new URL(url);
   return u.pathname + u.search;
@@ -140,7 +128,7 @@ describe('phpBB-like forum ground truth', () => {
 
 describe('phpBB-like forum hosts', () => {
   test('every valid URL answers 200 at t', async () => {
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     for (const host of ['phpbb.test', 'luntan.test'] as const) {
       const urls = phpbbValidUrls(1, 'small', host, T0);
       for (const url of host === 'phpbb.test' ? urls : urls.filter((_, i) => i % 4 === 0)) {
@@ -149,11 +137,11 @@ describe('phpBB-like forum hosts', () => {
         assert.equal(classifyPhpbbUrl(url), 'valid', url);
       }
     }
-    assert.ok(web.hosts.includes('phpbb.test') && web.hosts.includes('luntan.test'));
+    assert.ok(tw.web.hosts.includes('phpbb.test') && tw.web.hosts.includes('luntan.test'));
   });
 
   test('duplicate variants show the same posts or redirect to the valid page', async () => {
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const th = phpbbThreads().find((t) => {
       const n = phpbbPostCount({}, t.id, T0);
       return n > 2 * PHPBB_POSTS_PER_PAGE && n < 200;
@@ -217,7 +205,7 @@ describe('phpBB-like forum hosts', () => {
   });
 
   test('pages without content answer and classify other', async () => {
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const th = phpbbThreads().find((t) => t.createdAt < T0)!;
     for (const path of [
       '/memberlist.php',
@@ -280,7 +268,7 @@ describe('phpBB-like forum hosts', () => {
         out.push(...listedTopics(r.text));
       }
     };
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     for (const path of [
       `/viewtopic.php?t=${T}`,
       `/viewtopic.php?t=${T}&view=newest`,
@@ -292,7 +280,7 @@ describe('phpBB-like forum hosts', () => {
     }
     assert.ok(!(await boardPages()).includes(T));
     assert.ok(!phpbbValidUrls(1, 'small', 'phpbb.test', T0).includes(later.url));
-    web.clock.set(later.createdAt + 1000);
+    tw.web.clock.set(later.createdAt + 1000);
     const r = await get('phpbb.test', `/viewtopic.php?t=${T}`);
     assert.equal(r.status, 200);
     assert.equal(posts(r.text).length, phpbbPostCount({}, T, later.createdAt + 1000));
@@ -305,7 +293,7 @@ describe('phpBB-like forum hosts', () => {
     const fast = phpbbThreads().find((t) => t.activity === 'fast' && t.createdAt < T0)!;
     const seen = new Set<string>();
     for (const t of [T0, T0 + 3 * DAY_MS]) {
-      web.clock.set(t);
+      tw.web.clock.set(t);
       const n = phpbbPostCount({}, fast.id, t);
       const pages = Math.ceil(n / PHPBB_POSTS_PER_PAGE);
       const start = (pages - 1) * PHPBB_POSTS_PER_PAGE;
@@ -320,11 +308,11 @@ describe('phpBB-like forum hosts', () => {
       seen.add(last.headers['last-modified']!);
     }
     assert.equal(seen.size, 2);
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
   });
 
   test('If-Modified-Since gives 304 until a new post arrives', async () => {
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const fast = phpbbThreads().find((t) => t.activity === 'fast' && t.createdAt < T0)!;
     for (const path of [
       '/index.php',
@@ -342,14 +330,14 @@ describe('phpBB-like forum hosts', () => {
       assert.equal(nm.body.length, 0);
     }
     const lm = (await get('phpbb.test', `/viewtopic.php?t=${fast.id}`)).headers['last-modified']!;
-    web.clock.advance(10 * DAY_MS);
+    tw.web.clock.advance(10 * DAY_MS);
     const r = await get('phpbb.test', `/viewtopic.php?t=${fast.id}`, { 'if-modified-since': lm });
     assert.equal(r.status, 200);
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
   });
 
   test('a crawl from /index.php meets only URLs whose class matches what they serve', async () => {
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const host = 'phpbb.test';
     const valid = new Set(phpbbValidUrls(1, 'small', host, T0));
     interface Seen {
@@ -444,7 +432,7 @@ describe('phpBB-like forum hosts', () => {
   });
 
   test('luntan.test serves Chinese boards, titles and posts', async () => {
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const index = await get('luntan.test', '/index.php');
     assert.equal(index.status, 200);
     assert.match(index.text, /显示器与外设/);
@@ -468,7 +456,7 @@ describe('phpBB-like forum hosts', () => {
   });
 
   test('its markup shares no class names with forum.test', async () => {
-    web.clock.set(T0);
+    tw.web.clock.set(T0);
     const fth = forumThreads().find((t) => forumPostCount({}, t.id, T0) > 3)!;
     const forumHtml = (await get('forum.test', `/thread/${fth.id}`)).text;
     const pth = phpbbThreads().find((t) => phpbbPostCount({}, t.id, T0) > 3)!;
