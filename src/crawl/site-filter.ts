@@ -47,6 +47,11 @@ export class SiteFilter {
     this.#warn = warn;
   }
 
+  /** The model's decision on `url` (its patterns compiled once, for the crawl and the watch's plan alike). */
+  decide(url: string): UrlDecision {
+    return this.#decide(url);
+  }
+
   /** Whether a link to `url` is followed. Each URL is counted once. */
   allows(url: string): boolean {
     let host: string;

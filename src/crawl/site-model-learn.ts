@@ -15,6 +15,7 @@ import {
   type SiteModel,
   writeSiteModel,
 } from '../sitemodel/index.js';
+import type { Store } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 
 /** The file a learnt site model is kept in, in the store's folder. */
@@ -23,7 +24,7 @@ export const SITE_MODEL_FILE = 'site-model.json';
 export const LEARN_SAMPLE_PAGES = 500;
 
 export async function learnOrReuse(
-  store: unknown,
+  store: string | Store,
   seeds: readonly string[],
   fetcher: FetcherOptionsInput,
   warn: (message: string) => void,

@@ -15,7 +15,7 @@
  * scope admits are fetched. Redirects are followed by the fetcher; the page records
  * where it ended (`finalUrl`), which the learner reads as a duplicate of its target.
  */
-import { decodeBody } from '../fetch/charset/index.js';
+import { decodeBody, sniffContent } from '../fetch/charset/index.js';
 import type { Fetcher } from '../fetch/index.js';
 import { parseHtml } from '../parse/index.js';
 import { patternOf } from './pattern.js';
@@ -40,10 +40,6 @@ export interface CollectedSample {
   /** Requests made (every fetch attempted, failed ones included). */
   requests: number;
   failed: number;
-}
-
-function isHtml(contentType: string | undefined): boolean {
-  return contentType === undefined || /html/i.test(contentType);
 }
 
 /**
@@ -119,7 +115,11 @@ export async function collectSample(o: CollectOptions): Promise<CollectedSample>
     o.onFetch?.(url, res.status, requests);
     const page: SamplePage = { url, status: res.status, bytes: res.bytes };
     if (res.finalUrl !== url) page.finalUrl = res.finalUrl;
-    if (res.status >= 200 && res.status < 300 && isHtml(res.contentType)) {
+    if (
+      res.status >= 200 &&
+      res.status < 300 &&
+      sniffContent(res.contentType, res.body) === 'html'
+    ) {
       const html = decodeBody(res.body, res.contentType).text;
       page.html = html;
       // The redirect target is known now: not fetched again.

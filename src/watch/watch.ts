@@ -16,7 +16,6 @@ import { CrawlLease, Engine, parseCrawlOptions, setUp } from '../crawl/parts.js'
 import { InvalidOptionError } from '../errors/index.js';
 import { createFetcher } from '../fetch/index.js';
 import { MS_PER_DAY } from '../schedule/index.js';
-import { createDecider } from '../sitemodel/index.js';
 import type { VisitChange, VisitOutcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import { type Budget, parseBudget, perDay, RequestBudget } from './budget.js';
@@ -194,8 +193,9 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
       warn: (m) => emit('warning', m),
     });
     // With a site model, its list pages are the change detectors from the start.
-    const decide = s.siteModel === undefined ? undefined : createDecider(s.siteModel);
-    const isList = decide === undefined ? undefined : (url: string) => decide(url).kind === 'list';
+    const filter = engine.siteFilter;
+    const isList =
+      filter === undefined ? undefined : (url: string) => filter.decide(url).kind === 'list';
     let plan: PlanSummary | null = null;
     const firstFetch = new Map<string, number>();
     let planning: Promise<void> = Promise.resolve();

@@ -8,8 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { crawl } from '../../src/crawl/index.js';
-import type { SiteModel } from '../../src/sitemodel/index.js';
+import { createFetcher } from '../../src/fetch/index.js';
+import {
+  collectSample,
+  createDecider,
+  learnSiteModel,
+  type SiteModel,
+} from '../../src/sitemodel/index.js';
 import { handModel } from '../../src/sitemodel/testing.js';
+import { openStore } from '../../src/store/index.js';
 import {
   classifyForumUrl,
   classifyPhpbbUrl,
@@ -17,6 +24,7 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../../src/testweb/index.js';
+import { createScopeFilter } from '../../src/url/index.js';
 import { runCli } from '../run-cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-sitemodel-'));
@@ -113,7 +121,6 @@ test('a crawl with a site model follows only the valid patterns and records what
     'requests outside the valid patterns',
   );
   // What was refused is in the store, by pattern, and unknown URLs were counted.
-  const { openStore } = await import('../../src/store/index.js');
   const st = await openStore(store, { readonly: true });
   try {
     const f = (await st.getMeta('sitemodel.filter')) as {
@@ -201,11 +208,6 @@ test('a bad site model file is refused naming the file and the field, before any
 
 /** Learns a model of `host` from a 300-page sample; every sampled URL with its verdict and class. */
 async function learnt(host: string, root: string, classify: (u: string) => string) {
-  const { createFetcher } = await import('../../src/fetch/index.js');
-  const { collectSample, createDecider, learnSiteModel } = await import(
-    '../../src/sitemodel/index.js'
-  );
-  const { createScopeFilter } = await import('../../src/url/index.js');
   const seed = `http://${host}${root}`;
   const inScope = createScopeFilter({ mode: 'same-host', seeds: [seed] });
   const f = createFetcher({ ...fetcher(), scope: inScope });
