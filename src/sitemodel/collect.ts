@@ -18,7 +18,7 @@
 import { decodeBody, sniffContent } from '../fetch/charset/index.js';
 import type { Fetcher } from '../fetch/index.js';
 import { parseHtml } from '../parse/index.js';
-import { patternOf } from './pattern.js';
+import { patternOf, urlId } from './pattern.js';
 import type { SamplePage } from './sample.js';
 
 export interface CollectOptions {
@@ -40,17 +40,6 @@ export interface CollectedSample {
   /** Requests made (every fetch attempted, failed ones included). */
   requests: number;
   failed: number;
-}
-
-/**
- * The id of a URL, as a one-element list (none: empty): its first run of digits that
- * makes a whole path segment or query value, or ends one after a separator (`/t/12`,
- * `?t=12`, `/t-12.html`). Not digits inside a longer token (a session id's hex), nor
- * later runs (a page number), which would pair unrelated URLs.
- */
-function idsOf(url: string): string[] {
-  const m = /(?<=[/=\-_])(\d+)(?=$|[/?&#.\-_])/.exec(url);
-  return m === null ? [] : [m[1] as string];
 }
 
 /** Fetches up to `pages` pages from the seeds, each time from the least sampled URL pattern. */
@@ -85,11 +74,15 @@ export async function collectSample(o: CollectOptions): Promise<CollectedSample>
     g.sampled++;
     // A URL sharing an id with a page sampled under another pattern, else the oldest.
     const i = g.waiting.findIndex((u) =>
-      idsOf(u).some((id) => [...(sampledIds.get(id) ?? [])].some((k) => k !== key)),
+      {
+        const id = urlId(u);
+        return id !== null && [...(sampledIds.get(id) ?? [])].some((k) => k !== key);
+      },
     );
     const [url] = g.waiting.splice(i >= 0 ? i : 0, 1);
     if (url !== undefined) {
-      for (const id of idsOf(url)) {
+      const id = urlId(url);
+      if (id !== null) {
         const ks = sampledIds.get(id) ?? new Set<string>();
         ks.add(key);
         sampledIds.set(id, ks);

@@ -13,6 +13,7 @@ export {
   minimumSpanningTree,
 } from './cluster.js';
 export { type CollectedSample, type CollectOptions, collectSample } from './collect.js';
+export { type CopyOptions, type CopyPage, markCopies, shingles } from './copies.js';
 export {
   duplicatePartners,
   type PageContent,
@@ -51,7 +52,7 @@ export {
   writeSiteModel,
 } from './model.js';
 export { type LearnOptions, learnOptionsSchema } from './options.js';
-export { matchPattern, patternOf } from './pattern.js';
+export { matchPattern, patternOf, urlId } from './pattern.js';
 export {
   type ContentSplit,
   markViewParameters,

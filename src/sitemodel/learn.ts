@@ -7,6 +7,7 @@ import { LearnError } from '../errors/index.js';
 import { assembleModel, type ClusterSummary } from './assemble.js';
 import { clusterLayouts, DistanceMatrix, type LayoutThreshold } from './cluster.js';
 import { duplicatePartners, pageContent, templateLines } from './content.js';
+import { markCopies, shingles } from './copies.js';
 import { inducePatterns } from './induce.js';
 import {
   type ClusterFacts,
@@ -17,7 +18,14 @@ import {
 import { PatternIds, scaledDistance } from './layout.js';
 import type { SiteModel } from './model.js';
 import { type LearnOptions, type ResolvedLearnOptions, resolveLearnOptions } from './options.js';
-import { matchTarget, parsePattern, patternOf, patternRegex, specificity } from './pattern.js';
+import {
+  matchTarget,
+  parsePattern,
+  patternOf,
+  patternRegex,
+  specificity,
+  urlId,
+} from './pattern.js';
 import { type ContentSplit, markViewParameters, splitByContent } from './roles.js';
 import { type PreparedPage, prepareSample, type SamplePage, type SkippedPages } from './sample.js';
 
@@ -134,6 +142,31 @@ function linksByCluster(
   });
 }
 
+/**
+ * Per page, the links from the sample's first page (the start of the site) to it over
+ * the sample's own links, breadth-first; null when no path reaches it. A redirect's
+ * target is as deep as the redirect.
+ */
+function linkDepths(pages: readonly PreparedPage[]): (number | null)[] {
+  const at = new Map(pages.map((p, i) => [p.url, i]));
+  const depth: (number | null)[] = pages.map(() => null);
+  if (pages.length === 0) return depth;
+  depth[0] = 0;
+  const queue = [0];
+  for (let q = 0; q < queue.length; q++) {
+    const i = queue[q]!;
+    const next = [...pages[i]!.links.map((l) => at.get(l))];
+    const to = pages[i]!.redirectTo;
+    if (to !== undefined) next.push(to);
+    for (const j of next) {
+      if (j === undefined || depth[j] !== null) continue;
+      depth[j] = depth[i]! + (to === j ? 0 : 1);
+      queue.push(j);
+    }
+  }
+  return depth;
+}
+
 function skippedText(s: SkippedPages): string {
   const parts = [
     s.status > 0 ? `${s.status} with an HTTP status outside 200–299` : '',
@@ -189,6 +222,17 @@ export function learnSiteModel(
     o.minDupShare,
   );
   markViewParameters(split);
+  const depths = linkDepths(pages);
+  markCopies(
+    split,
+    pages.map((p, i) => ({
+      fine: p.fine,
+      id: urlId(p.url),
+      shingles: shingles(contents[i]!.key),
+      depth: depths[i]!,
+      redirect: p.redirectTo !== undefined,
+    })),
+  );
 
   const avgSize = contents.reduce((s, c) => s + c.size, 0) / n;
   const links = linksByCluster(pages, clusterOf, split, navigationLinks(pages, o.templateShare));

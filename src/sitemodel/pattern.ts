@@ -302,3 +302,15 @@ export function specificity(p: ParsedPattern): number {
   for (const x of p.query) s += 2 * x.key.length + (x.value === null ? 0 : 2 + partWeight(x.value));
   return s;
 }
+
+/**
+ * The item id of a URL: its first run of digits that makes a whole path segment or
+ * query value, or ends one after a separator (`/t/12`, `?t=12`, `/t-12.html`); null
+ * when it has none. Not digits inside a longer token (a session id's hex), nor later
+ * runs (a page number), which would pair unrelated URLs. Two URLs with one id are
+ * often two views of one item (a page and its print view).
+ */
+export function urlId(url: string): string | null {
+  const m = /(?<=[/=\-_])(\d+)(?=$|[/?&#.\-_])/.exec(url);
+  return m === null ? null : (m[1] as string);
+}
