@@ -260,6 +260,12 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     help: 'follow links on its hosts only where a valid pattern of this site model takes them (focuscrawl site-model learn); learn: learn one first from the seeds',
   },
   {
+    flag: 'relearn',
+    option: 'relearn',
+    read: on(true),
+    help: "with --site-model: when the site's links stop matching the model (50 unknown), learn it again from a fresh sample",
+  },
+  {
     flag: 'max-frontier',
     arg: 'N',
     option: 'maxFrontier',

@@ -26,7 +26,8 @@ import { RunLog } from './run-log.js';
 import { Settler } from './settle.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
-import { META_SITE_FILTER, SiteFilter } from './site-filter.js';
+import { META_SITE_FILTER, META_SITE_MODEL, type SiteFilter } from './site-filter.js';
+import { siteFilterFor } from './site-model-learn.js';
 import { SitemapFeed } from './sitemap-feed.js';
 import type { CrawlEvents, CrawlSummary, PageEvent, StopReason } from './types.js';
 
@@ -101,10 +102,11 @@ export class Engine {
     });
     // Links are followed where the scope and the site model both admit them; the
     // fetcher's scope (redirect targets) is the crawl's alone.
-    this.siteFilter =
-      s.siteModel === undefined
-        ? undefined
-        : new SiteFilter(s.siteModel, (m) => this.#emit('warning', m));
+    this.siteFilter = siteFilterFor(o, s, this.#fetcher, {
+      warn: (m) => this.#emit('warning', m),
+      changed: () => this.#wake.notify(),
+      linkText: () => this.#rules.linkText,
+    });
     const filter = this.siteFilter;
     const follow = filter === undefined ? inScope : (u: string) => inScope(u) && filter.allows(u);
     this.#keeper = new RuleKeeper(o, s, strategy, follow);
@@ -190,6 +192,8 @@ export class Engine {
   async run(): Promise<CrawlSummary> {
     const { store } = this.#s;
     await this.#log.begin();
+    // The model this run decides by, kept so that status and the report can find it.
+    if (this.#s.siteModel !== undefined) await store.setMeta(META_SITE_MODEL, this.#s.siteModel);
     await this.#keeper.start(this.#emit);
     this.#emit('start', {
       resumed: this.#s.resumed,

@@ -14,9 +14,15 @@ export { CrawlRun, crawl } from './run.js';
 export {
   DEFAULT_UNKNOWN_LIMIT,
   META_SITE_FILTER,
+  META_SITE_MODEL,
   SiteFilter,
   type SiteFilterStats,
 } from './site-filter.js';
+export {
+  readStoreSiteModel,
+  sentRequest,
+  storeRequestsByPattern,
+} from './site-model-requests.js';
 export { resolveTopic } from './topic.js';
 export {
   type CrawlEvents,

@@ -211,6 +211,14 @@ export const crawlOptionsSchema = z.strictObject({
    */
   siteModel: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
   /**
+   * With `siteModel`: when links matching none of the model's patterns pass the
+   * structure-change limit (50), learn the model again from a fresh sample of the
+   * hosts (through the crawl's own fetcher, its delays holding), keep it in the store
+   * as site-model.json, and follow the links held meanwhile that it takes.
+   * @default false
+   */
+  relearn: z.boolean().default(false),
+  /**
    * Keep at most this many waiting URLs, the best ones (DESIGN 1.4).
    * @default unlimited
    */

@@ -97,6 +97,10 @@ export function thresholdSpecOf(
 }
 
 export async function setUp(o: CrawlOptions): Promise<Setup> {
+  if (o.relearn && o.siteModel === undefined)
+    throw new InvalidOptionError(
+      'relearn (--relearn) needs a site model (--site-model FILE|learn)',
+    );
   // Read first: a bad file fails before the store is touched.
   const siteModel =
     o.siteModel === undefined || o.siteModel === 'learn'

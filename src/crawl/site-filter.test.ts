@@ -48,4 +48,66 @@ describe('SiteFilter', () => {
     assert.equal(f.stats.unknown, 10);
     assert.equal(f.stats.unknownExamples.length, 5);
   });
+
+  it('with a relearner, holds unknown URLs while it learns, then queues those the new model takes', async () => {
+    const warnings: string[] = [];
+    const asked: string[][] = [];
+    const queued: string[][] = [];
+    // The new model: the old one with the new scheme's item pages valid.
+    const next = handModel();
+    next.clusters[0]!.patterns.push({ pattern: '/v2/item-{n}.html', pages: 5, role: 'content' });
+    let release: () => void = () => {};
+    const learnt = new Promise<void>((r) => {
+      release = r;
+    });
+    const f = new SiteFilter(handModel(), (m) => warnings.push(m), 3, {
+      learn: async (examples) => {
+        asked.push([...examples]);
+        await learnt;
+        return next;
+      },
+      queue: async (urls) => {
+        queued.push([...urls]);
+      },
+    });
+    for (let i = 0; i < 3; i++) assert.equal(f.allows(`${H}/v2/item-${i}.html`), false);
+    assert.match(warnings[0]!, /learning the model again from a fresh sample/);
+    assert.ok(f.pending !== null);
+    // Meanwhile: held, not followed; a URL of the old scheme is judged as before.
+    assert.equal(f.allows(`${H}/v2/item-3.html`), false);
+    assert.equal(f.allows(`${H}/v2/other`), false);
+    assert.equal(f.allows(`${H}/t/5`), true);
+    release();
+    await f.pending;
+    // The URL that passed the limit, then the first unknown ones.
+    assert.deepEqual(asked, [
+      [`${H}/v2/item-2.html`, `${H}/v2/item-0.html`, `${H}/v2/item-1.html`],
+    ]);
+    // Held: item-2 (the one that passed the limit), item-3, other; the new model takes two.
+    assert.deepEqual(queued, [[`${H}/v2/item-2.html`, `${H}/v2/item-3.html`]]);
+    assert.equal(f.stats.relearns, 1);
+    assert.equal(f.allows(`${H}/v2/item-9.html`), true);
+    // The count starts again: a later change is noticed too.
+    for (let i = 0; i < 3; i++) f.allows(`${H}/v3/x${i}`);
+    assert.equal(warnings.length, 2);
+  });
+
+  it('keeps the old model when learning again fails, and says so', async () => {
+    const warnings: string[] = [];
+    const f = new SiteFilter(handModel(), (m) => warnings.push(m), 2, {
+      learn: async () => {
+        throw new Error('too few pages');
+      },
+      queue: async () => {},
+    });
+    f.allows(`${H}/v2/a-1`);
+    f.allows(`${H}/v2/a-2`);
+    await f.pending;
+    assert.match(
+      warnings.at(-1)!,
+      /learning it again failed, the old one stays: Error: too few pages/,
+    );
+    assert.equal(f.allows(`${H}/t/1`), true);
+    assert.equal(f.stats.relearns, undefined);
+  });
 });

@@ -7,6 +7,10 @@
  *
  * Unknown URLs are what a site whose structure changed produces (a new URL scheme, a
  * new section): past `unknownLimit` distinct ones, `warn` is called once, naming a few.
+ * With a `relearn` function (`--relearn`), the filter then asks it for a new model:
+ * meanwhile unknown URLs are held (up to MAX_HELD), and once the new model is in place
+ * (`replace`) the held ones it takes are handed to `relearn`'s caller to be queued; the
+ * count starts again, so a later change is noticed too (at most MAX_RELEARNS a run).
  */
 import { createDecider, type SiteModel, type UrlDecision } from '../sitemodel/index.js';
 
@@ -23,28 +27,61 @@ export interface SiteFilterStats {
   unknown: number;
   /** A few of them. */
   unknownExamples: string[];
+  /** Times the model was learnt again during the crawl (`relearn`). */
+  relearns?: number;
 }
 
 export const META_SITE_FILTER = 'sitemodel.filter';
 
+/** Unknown URLs held while a model is relearnt. */
+export const MAX_HELD = 20_000;
+/** Relearns at most in one run. */
+export const MAX_RELEARNS = 3;
+
+/**
+ * Learns the model again from a fresh sample (`examples`: some unknown URLs, the new
+ * kind of page) and queues the held URLs the new model takes.
+ */
+export interface Relearner {
+  learn(examples: readonly string[]): Promise<SiteModel>;
+  queue(urls: readonly string[]): Promise<void>;
+}
+/** The site model a run filtered links by, written when it starts (for `status` and the report). */
+export const META_SITE_MODEL = 'sitemodel.model';
+
 export class SiteFilter {
-  readonly #decide: (url: string) => UrlDecision;
-  readonly #hosts: Set<string>;
+  #decide: (url: string) => UrlDecision;
+  #hosts: Set<string>;
   readonly #seen = new Set<string>();
   readonly #limit: number;
   readonly #warn: (message: string) => void;
+  readonly #relearner: Relearner | undefined;
   #warned = false;
+  /** Unknown URLs since the limit was passed, while a relearn runs; null when none runs. */
+  #held: string[] | null = null;
+  /** Unknown URLs since the model was (re)learnt. */
+  #unknownNow = 0;
+  /** The relearn under way, if any (so that a crawl can wait for it). */
+  pending: Promise<void> | null = null;
   readonly stats: SiteFilterStats = { valid: 0, refused: {}, unknown: 0, unknownExamples: [] };
 
   constructor(
     model: SiteModel,
     warn: (message: string) => void,
     unknownLimit = DEFAULT_UNKNOWN_LIMIT,
+    relearner?: Relearner,
   ) {
     this.#decide = createDecider(model);
     this.#hosts = new Set(model.hosts);
     this.#limit = unknownLimit;
     this.#warn = warn;
+    this.#relearner = relearner;
+  }
+
+  /** Puts `model` in place of the current one. */
+  replace(model: SiteModel): void {
+    this.#decide = createDecider(model);
+    this.#hosts = new Set(model.hosts);
   }
 
   /** The model's decision on `url` (its patterns compiled once, for the crawl and the watch's plan alike). */
@@ -74,17 +111,62 @@ export class SiteFilter {
       return false;
     }
     this.stats.unknown++;
+    this.#unknownNow++;
     if (this.stats.unknownExamples.length < 5) this.stats.unknownExamples.push(url);
-    if (!this.#warned && this.stats.unknown >= this.#limit) {
+    if (this.#held !== null) {
+      if (this.#held.length < MAX_HELD) this.#held.push(url);
+      return false;
+    }
+    if (!this.#warned && this.#unknownNow >= this.#limit) {
       this.#warned = true;
+      const relearn = this.#relearner !== undefined && (this.stats.relearns ?? 0) < MAX_RELEARNS;
       this.#warn(
-        `site model: ${this.stats.unknown} links match none of its patterns (e.g. ${this.stats.unknownExamples
-          .slice(0, 3)
-          .join(
-            ', ',
-          )}): the site's structure may have changed; learn the model again (focuscrawl site-model learn)`,
+        `site model: ${this.#unknownNow} links match none of its patterns (e.g. ${this.stats.unknownExamples
+          .slice(-3)
+          .join(', ')}): the site's structure may have changed; ${
+          relearn
+            ? 'learning the model again from a fresh sample'
+            : 'learn the model again (focuscrawl site-model learn, or --relearn)'
+        }`,
       );
+      if (relearn) {
+        this.#held = [url];
+        this.pending = this.#relearn(url);
+      }
     }
     return false;
+  }
+
+  async #relearn(example: string): Promise<void> {
+    const relearner = this.#relearner!;
+    const held = this.#held ?? [];
+    try {
+      const examples = [...new Set([example, ...this.stats.unknownExamples])];
+      const model = await relearner.learn(examples);
+      this.replace(model);
+      this.stats.relearns = (this.stats.relearns ?? 0) + 1;
+      this.#held = null;
+      this.#unknownNow = 0;
+      this.#warned = false;
+      // The held URLs were skipped as unknown: the new model judges them again (those
+      // it does not know either stay skipped, counted once).
+      const taken: string[] = [];
+      for (const u of held) {
+        const d = this.#decide(u);
+        if (d.verdict === 'valid') {
+          this.stats.valid++;
+          taken.push(u);
+        } else if (d.verdict === 'invalid') {
+          const p = d.pattern ?? '(none)';
+          this.stats.refused[p] = (this.stats.refused[p] ?? 0) + 1;
+        }
+      }
+      await relearner.queue(taken);
+    } catch (e) {
+      this.#held = null;
+      this.#warn(`site model: learning it again failed, the old one stays: ${String(e)}`);
+    } finally {
+      this.pending = null;
+    }
   }
 }

@@ -7,7 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
+import { createFetcher, type Fetcher, type FetcherOptionsInput } from '../fetch/index.js';
+import { type RelevanceModel, urlTokens } from '../relevance/index.js';
 import {
   collectSample,
   learnSiteModel,
@@ -17,6 +18,14 @@ import {
 } from '../sitemodel/index.js';
 import type { Store } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
+import type { CrawlOptions } from './options.js';
+import type { Setup } from './setup.js';
+import {
+  DEFAULT_UNKNOWN_LIMIT,
+  META_SITE_MODEL,
+  type Relearner,
+  SiteFilter,
+} from './site-filter.js';
 
 /** The file a learnt site model is kept in, in the store's folder. */
 export const SITE_MODEL_FILE = 'site-model.json';
@@ -45,4 +54,78 @@ export async function learnOrReuse(
     `site model learnt from ${sample.requests} pages of ${model.hosts.join(', ')}: ${model.clusters.filter((c) => c.decision === 'valid').length} of ${model.clusters.length} clusters valid${file ? ` (${file})` : ''}`,
   );
   return model;
+}
+
+/** What `siteRelearner` needs of the crawl. */
+export interface RelearnDeps {
+  store: string | Store;
+  /** The crawl's store, where the held URLs the new model takes are queued. */
+  frontier: Store;
+  /** The crawl's seeds: the sample starts from those on the model's hosts. */
+  seeds: Iterable<string>;
+  /** The crawl's own fetcher: its per-host delays and robots.txt hold for the sample too. */
+  fetcher: Fetcher;
+  /** The crawl's link model now: a queued URL's priority is its URL words' relevance. */
+  linkText: () => RelevanceModel;
+  /** Called once URLs were queued. */
+  changed: () => void;
+  warn: (message: string) => void;
+}
+
+/**
+ * The crawl's relearner (`relearn`, site-filter.ts): samples the model's hosts again,
+ * from their seeds and a few of the URLs the old model did not know, learns a new
+ * model, keeps it in the store as site-model.json (a store folder), and queues the
+ * held URLs it takes at depth 1.
+ */
+export function siteRelearner(d: RelearnDeps): Relearner {
+  return {
+    async learn(examples) {
+      const hosts = new Set(examples.map((u) => new URL(u).host));
+      const seeds = [...[...d.seeds].filter((s) => hosts.has(new URL(s).host)), ...examples];
+      const inScope = createScopeFilter({ mode: 'same-host', seeds });
+      const sample = await collectSample({
+        seeds,
+        pages: LEARN_SAMPLE_PAGES,
+        fetcher: d.fetcher,
+        inScope,
+      });
+      const model = learnSiteModel(sample.pages);
+      const file = typeof d.store === 'string' ? join(d.store, SITE_MODEL_FILE) : undefined;
+      if (file !== undefined) await writeSiteModel(file, model);
+      await d.frontier.setMeta(META_SITE_MODEL, model);
+      d.warn(
+        `site model learnt again from ${sample.requests} pages of ${model.hosts.join(', ')}: ${model.clusters.filter((c) => c.decision === 'valid').length} of ${model.clusters.length} clusters valid${file ? ` (${file})` : ''}`,
+      );
+      return model;
+    },
+    async queue(urls) {
+      if (urls.length === 0) return;
+      await d.frontier.addUrls(
+        urls.map((url) => ({
+          url,
+          depth: 1,
+          priority: d.linkText().relevance({ text: urlTokens(url).join(' ') }),
+        })),
+      );
+      d.changed();
+    },
+  };
+}
+
+/**
+ * The crawl's link filter for its site model (none without one), with a relearner
+ * when `relearn` is on: the crawl's own fetcher, store and link model.
+ */
+export function siteFilterFor(
+  o: CrawlOptions,
+  s: Setup,
+  fetcher: Fetcher,
+  d: Pick<RelearnDeps, 'warn' | 'changed' | 'linkText'>,
+): SiteFilter | undefined {
+  if (s.siteModel === undefined) return undefined;
+  const relearner = o.relearn
+    ? siteRelearner({ ...d, store: o.store, frontier: s.store, seeds: s.seeds, fetcher })
+    : undefined;
+  return new SiteFilter(s.siteModel, d.warn, DEFAULT_UNKNOWN_LIMIT, relearner);
 }

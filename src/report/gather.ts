@@ -1,7 +1,13 @@
 // Reads what the report shows from a store: one pass over each of history(),
 // urls() and pages(), aggregated into small arrays (a few hundred points, the top
 // N pages), so that memory does not grow with the crawl.
-import type { CrawlRunRecord, StopReason, StoredTopic } from '../crawl/index.js';
+import {
+  type CrawlRunRecord,
+  readStoreSiteModel,
+  type StopReason,
+  type StoredTopic,
+  sentRequest,
+} from '../crawl/index.js';
 import { readAdaptation } from '../export/index.js';
 import {
   type RankedPage,
@@ -10,6 +16,7 @@ import {
   storedRanking,
 } from '../ranking/index.js';
 import type { ThresholdHistory, TopicChange } from '../relevance/history.js';
+import { createRequestTally, type RequestsByPattern } from '../sitemodel/index.js';
 import type { HostStats, StateCounts, Store } from '../store/index.js';
 import { Decimator } from '../util/index.js';
 import { gatherRevisits, type RevisitReport } from './revisits.js';
@@ -121,6 +128,15 @@ export interface ReportData {
   } | null;
   /** The revisits of a watched store (visits over time, λ̂ by decade); null without any visit. */
   revisits: RevisitReport | null;
+  /** The crawl's requests by the site model's URL patterns; null when the store has no model. */
+  siteModel: SiteModelReport | null;
+}
+
+/** The site model of the store and the requests of its history by the model's patterns. */
+export interface SiteModelReport {
+  hosts: string[];
+  learnedAt: string;
+  requests: RequestsByPattern;
 }
 
 export interface GatherOptions {
@@ -228,7 +244,9 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
     duplicates: s.duplicates,
   };
 
-  // history(): harvest rate per page, cumulative states per fetch.
+  // history(): harvest rate per page, cumulative states per fetch, requests by pattern.
+  const model = await readStoreSiteModel(store, o.storePath);
+  const requests = model === null ? null : createRequestTally(model);
   const window = harvestWindow(complete + discard);
   const tracker = new HarvestTracker(window);
   const harvest = new Decimator<HarvestPoint>(MAX_POINTS);
@@ -246,6 +264,7 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
     prev = h.fetchedAt;
     if (h.state === 'complete' || h.state === 'discard') harvest.push(tracker.push(h.state));
     timeline.push({ fetches, at: h.fetchedAt, ...done });
+    if (requests !== null && sentRequest(h)) requests.add(h.url);
   }
   const span = first === null ? 0 : prev - first;
   const axis = span > 0 && !(fetches >= 10 && maxGap > span / 2) ? 'time' : 'fetches';
@@ -304,5 +323,9 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
             changes: tv.changes.slice(-MAX_TOPIC_CHANGES),
           },
     revisits: await gatherRevisits(store),
+    siteModel:
+      model === null || requests === null
+        ? null
+        : { hosts: model.hosts, learnedAt: model.learnedAt, requests: requests.result() },
   };
 }

@@ -18,6 +18,7 @@ import type { ReportData, TopPage } from './gather.js';
 import { htmlDocument } from './page.js';
 import { rankedSection } from './ranked.js';
 import { revisitSection } from './revisit-section.js';
+import { siteModelSection } from './site-model-section.js';
 
 /** Keywords listed in the header; a learned topic can have thousands. */
 const MAX_KEYWORDS = 200;
@@ -246,6 +247,7 @@ export function renderReport(d: ReportData, o: { title: string; topPages: number
         ? 'Cumulative outcomes by fetch time. Waiting is approximate: URLs discovered by then minus URLs fetched by then; URLs trimmed from a full frontier are no longer known and are not counted.'
         : 'Cumulative outcomes by fetch order (the crawl has long idle gaps between runs, or took no measurable time). Waiting is approximate: URLs discovered by then minus URLs fetched by then; URLs trimmed from a full frontier are not counted.',
     ),
+    siteModelSection(d),
     revisitSection(d),
     rankedSection(d, o.topPages),
     topPages(d, o.topPages),

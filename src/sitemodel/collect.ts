@@ -73,12 +73,10 @@ export async function collectSample(o: CollectOptions): Promise<CollectedSample>
     const [key, g] = best;
     g.sampled++;
     // A URL sharing an id with a page sampled under another pattern, else the oldest.
-    const i = g.waiting.findIndex((u) =>
-      {
-        const id = urlId(u);
-        return id !== null && [...(sampledIds.get(id) ?? [])].some((k) => k !== key);
-      },
-    );
+    const i = g.waiting.findIndex((u) => {
+      const id = urlId(u);
+      return id !== null && [...(sampledIds.get(id) ?? [])].some((k) => k !== key);
+    });
     const [url] = g.waiting.splice(i >= 0 ? i : 0, 1);
     if (url !== undefined) {
       const id = urlId(url);

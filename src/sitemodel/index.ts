@@ -13,7 +13,6 @@ export {
   minimumSpanningTree,
 } from './cluster.js';
 export { type CollectedSample, type CollectOptions, collectSample } from './collect.js';
-export { type CopyOptions, type CopyPage, markCopies, shingles } from './copies.js';
 export {
   duplicatePartners,
   type PageContent,
@@ -21,6 +20,7 @@ export {
   sameContent,
   templateLines,
 } from './content.js';
+export { type CopyOptions, type CopyPage, markCopies, shingles } from './copies.js';
 export { createDecider, decide, type UrlDecision, type Verdict } from './decide.js';
 export { type InducedPattern, inducePatterns } from './induce.js';
 export {
@@ -53,6 +53,13 @@ export {
 } from './model.js';
 export { type LearnOptions, learnOptionsSchema } from './options.js';
 export { matchPattern, patternOf, urlId } from './pattern.js';
+export {
+  createRequestTally,
+  type PatternRequests,
+  type RequestsByPattern,
+  type RequestTally,
+  requestsByPattern,
+} from './requests.js';
 export {
   type ContentSplit,
   markViewParameters,

@@ -1,5 +1,7 @@
 // The forums' ground truth, pure: boards, threads, Poisson post arrivals, URL classes.
 // A thread's content at simulated time t is a function of (seed, host, thread, t) only.
+
+import { originalPath } from './forum-redesign.js';
 import { hashString, rngOf } from './prng.js';
 import { TOPICS } from './topics.js';
 import type { WebSize } from './types.js';
@@ -189,7 +191,8 @@ export type ForumUrlClass = 'valid' | 'duplicate' | 'other';
 
 export function classifyForumUrl(url: string): ForumUrlClass {
   const u = new URL(url, 'http://forum.test/');
-  const p = u.pathname;
+  // The redesigned scheme's URLs are classed as the old ones they stand for.
+  const p = originalPath(u.pathname) ?? u.pathname;
   const q = u.searchParams;
   const keys = [...q.keys()];
   if (p.startsWith('/print/')) return 'duplicate';

@@ -14,6 +14,7 @@ import {
   threadCount,
   threadFacts,
 } from './forum-model.js';
+import { originalPath, redesignedPath, redesignHtml } from './forum-redesign.js';
 import { esc, HTML_TYPE, htmlReply, notFound, textReply } from './html.js';
 import { hashString, hexId, rngOf } from './prng.js';
 import type { Ctx, Handler, Reply } from './types.js';
@@ -370,13 +371,34 @@ export function forumHandler(host: ForumHost): Handler {
     const t = clock.now();
     const p = ctx.pathname;
     if (p === '/robots.txt') return textReply(ROBOTS);
-    const link = linker(ctx.query.get('sid'));
-    const page = route(ctx, seed, spec, t, link);
-    if (page === 'search') {
-      const body = ['<p>Search is disabled.</p>\n'];
-      return htmlReply(shell(spec, { title: 'Search', body, lastModified: 0 }, link, p));
+    // The redesign: new paths stand for old ones; old ones move (forum-redesign.ts).
+    const redesignAt = ctx.state.forumRedesignMs;
+    const redesigned = redesignAt !== undefined && t >= redesignAt;
+    const moved = redesigned ? redesignedPath(p) : null;
+    if (moved !== null) {
+      const to = `${moved}${ctx.search === '' ? '' : `?${ctx.search}`}`;
+      return { status: 301, headers: { location: to, 'content-type': HTML_TYPE }, body: '' };
     }
-    if (!page) return notFound(`No such page on ${host} at this time: ${ctx.path}`);
-    return reply(ctx, spec, page, link, p);
+    const original = originalPath(p);
+    if (original !== null && !redesigned)
+      return notFound(`No such page on ${host} at this time: ${ctx.path}`);
+    const c = original === null ? ctx : { ...ctx, pathname: original };
+    const link = linker(ctx.query.get('sid'));
+    const page = route(c, seed, spec, t, link);
+    const r =
+      page === 'search'
+        ? htmlReply(
+            shell(
+              spec,
+              { title: 'Search', body: ['<p>Search is disabled.</p>\n'], lastModified: 0 },
+              link,
+              p,
+            ),
+          )
+        : page === undefined
+          ? notFound(`No such page on ${host} at this time: ${ctx.path}`)
+          : reply(c, spec, page, link, p);
+    if (redesigned && typeof r.body === 'string') r.body = redesignHtml(r.body);
+    return r;
   };
 }

@@ -41,6 +41,11 @@ const OptionsSchema = z.strictObject({
   clockStartMs: z.number().int().default(DEFAULT_CLOCK_START_MS),
   /** Simulated ms per real ms; 0 keeps the clock still until `clock.set()`. @default 0 */
   clockSpeed: z.number().min(0).default(0),
+  /**
+   * Simulated instant from which forum.test and bbs.forum.test use another URL scheme
+   * (docs/testweb.md, "The forums' redesign"). @default undefined (never)
+   */
+  forumRedesignMs: z.number().int().optional(),
 });
 
 export type TestWebOptions = z.input<typeof OptionsSchema>;
@@ -106,6 +111,7 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
     seed: opts.seed,
     size: opts.size,
     clock,
+    forumRedesignMs: opts.forumRedesignMs,
     bump(key) {
       if (counters.size >= COUNTER_LIMIT && !counters.has(key)) counters.clear();
       const n = (counters.get(key) ?? 0) + 1;

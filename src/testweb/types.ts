@@ -37,6 +37,8 @@ export interface WebState {
   readonly seed: number;
   readonly size: WebSize;
   readonly clock: SimClock;
+  /** Simulated instant of the forums' redesign (forum-redesign.ts); undefined: never. */
+  readonly forumRedesignMs?: number | undefined;
   /** Small bounded counters, e.g. for `/flaky/ID` on status.test. */
   bump(key: string): number;
 }

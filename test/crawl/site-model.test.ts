@@ -138,11 +138,59 @@ test('a crawl with a site model follows only the valid patterns and records what
     /^Site model\s+\d+ links followed \(valid patterns\), \d+ refused, \d+ matching no pattern/m,
   );
   assert.match(status.out, /refused\s+\d+\s+\/viewtopic\.php\?t=\{n\}&view=print/);
+  // Requests by pattern: the crawl fetched only what valid patterns take, so all of them.
+  const req = /^ {2}requests {2}(\d+) on the model's hosts, ([\d.]+)% on valid patterns/m.exec(
+    status.out,
+  );
+  assert.ok(req, status.out);
+  assert.ok(Number(req[1]) >= s.run.fetched, `${req[1]} requests, ${s.run.fetched} fetched`);
+  assert.equal(req[2], '100.0');
+  assert.match(status.out, /^ {4}\s*\d+ {2}valid {4}\/viewtopic\.php\?t=\{n\}$/m);
+  assert.doesNotMatch(status.out, /^ {4}\s*\d+ {2}invalid/m);
+  const json = JSON.parse((await runCli('status', '--store', store, '--json')).out) as {
+    siteModelRequests: { total: number; valid: number; validShare: number };
+  };
+  assert.equal(json.siteModelRequests.total, Number(req[1]));
+  assert.equal(json.siteModelRequests.validShare, 1);
   // The forum has more kinds of URL than the model knows: the structure-change warning.
   assert.ok(
     warnings.some((w) => /site model: \d+ links match none of its patterns/.test(w)),
     warnings.join('\n'),
   );
+});
+
+test('status counts the requests the seeds spent outside the valid patterns', async () => {
+  // Seeds are fetched whatever the model says: a print view (invalid) and the FAQ
+  // (no pattern) besides the index.
+  const file = join(dir, 'phpbb-seeds.json');
+  writeFileSync(file, JSON.stringify(phpbbModel()));
+  const store = join(dir, `s${++n}`);
+  await crawl({
+    store,
+    topic,
+    seeds: [
+      'http://phpbb.test/index.php',
+      'http://phpbb.test/viewtopic.php?t=1&view=print',
+      'http://phpbb.test/faq.php',
+    ],
+    strategy: 'bfs',
+    scope: 'same-host',
+    maxPages: 10,
+    sitemaps: 'none',
+    siteModel: file,
+    fetcher: fetcher(),
+  });
+  const status = await runCli('status', '--store', store);
+  const req =
+    /^ {2}requests {2}(\d+) on the model's hosts, ([\d.]+)% on valid patterns \(1 matching no pattern\)$/m.exec(
+      status.out,
+    );
+  assert.ok(req, status.out);
+  const total = Number(req[1]);
+  assert.ok(total >= 3, status.out);
+  // One request on an invalid pattern, one on none: the rest valid.
+  assert.equal(req[2], (((total - 2) / total) * 100).toFixed(1));
+  assert.match(status.out, /^ {4} {5}1 {2}invalid {2}\/viewtopic\.php\?t=\{n\}&view=print$/m);
 });
 
 test('site-model learn samples the forum and writes a model that show and test read', async () => {

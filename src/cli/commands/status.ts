@@ -1,7 +1,14 @@
-import { META_SITE_FILTER, type SiteFilterStats } from '../../crawl/index.js';
+import {
+  META_SITE_FILTER,
+  readStoreSiteModel,
+  type SiteFilterStats,
+  storeRequestsByPattern,
+} from '../../crawl/index.js';
 import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
+import type { RequestsByPattern } from '../../sitemodel/index.js';
 import { openStore } from '../../store/index.js';
+import { formatPercent } from '../../util/index.js';
 import { META_PLAN, META_WATCH } from '../../watch/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
@@ -17,7 +24,9 @@ frozen, changes and the last few) and the topic vector's changes (last drift);
 and, once the store is watched (focuscrawl watch), the revisits: the budget and the
 requests per second spent over the last hour, revisits beside new fetches, what they
 found (changed, unchanged, gone, failed), the plan's expected freshness and change
-rates λ̂, and what is due next.
+rates λ̂, and what is due next;
+and, when the crawl ran with a site model (--site-model), the links it followed and
+refused, and the requests per URL pattern with the share on valid patterns.
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store
@@ -60,12 +69,30 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
     };
     const data = await gatherStatus(store, { topHosts, topPages, revisitMeta });
     const siteModel = (await store.getMeta(META_SITE_FILTER)) as SiteFilterStats | undefined;
+    const model = await readStoreSiteModel(store, dir);
+    const requests = model === null ? undefined : await storeRequestsByPattern(store, model);
     if (bool(p, 'json'))
-      io.out(JSON.stringify({ store: dir, ...data, ...(siteModel ? { siteModel } : {}) }, null, 2));
-    else
       io.out(
-        `Store           ${dir}\n${formatStatus(data)}${siteModel ? `\n${formatSiteFilter(siteModel)}` : ''}`,
+        JSON.stringify(
+          {
+            store: dir,
+            ...data,
+            ...(siteModel ? { siteModel } : {}),
+            ...(requests ? { siteModelRequests: requests } : {}),
+          },
+          null,
+          2,
+        ),
       );
+    else {
+      const section = [
+        ...(siteModel ? [formatSiteFilter(siteModel)] : []),
+        ...(requests ? [formatRequests(requests, siteModel === undefined)] : []),
+      ];
+      io.out(
+        `Store           ${dir}\n${formatStatus(data)}${section.length > 0 ? `\n${section.join('\n')}` : ''}`,
+      );
+    }
     return 0;
   } finally {
     await store.close();
@@ -83,5 +110,21 @@ function formatSiteFilter(f: SiteFilterStats): string {
     lines.push(`  refused ${String(n).padStart(6)}  ${pattern}`);
   if (f.unknownExamples.length > 0)
     lines.push(`  unknown, e.g. ${f.unknownExamples.slice(0, 3).join(', ')}`);
+  return lines.join('\n');
+}
+
+/** Patterns listed under the requests line. */
+const TOP_PATTERNS = 5;
+
+/** The requests of the crawl by the site model's patterns (`first`: the section's first line). */
+function formatRequests(r: RequestsByPattern, first: boolean): string {
+  const extra = [
+    ...(r.unknown > 0 ? [`${r.unknown} matching no pattern`] : []),
+    ...(r.offSite > 0 ? [`${r.offSite} on other hosts`] : []),
+  ];
+  const line = `requests  ${r.total} on the model's hosts, ${formatPercent(r.validShare)} on valid patterns${extra.length > 0 ? ` (${extra.join(', ')})` : ''}`;
+  const lines = [first ? `Site model      ${line}` : `  ${line}`];
+  for (const row of r.rows.slice(0, TOP_PATTERNS))
+    lines.push(`    ${String(row.requests).padStart(6)}  ${row.verdict.padEnd(7)}  ${row.pattern}`);
   return lines.join('\n');
 }
