@@ -5,10 +5,12 @@
  * sampled least so far, so that every kind of page the site links to is in the
  * sample, not only the most numerous kind (a breadth-first or depth-first walk of a
  * discussion site samples mostly profiles or mostly one list's pages). Within a
- * group, a URL that shares an id (a run of digits) with a page already sampled in
- * another group goes first: two URLs with one id are often two views of one item (a
- * page and its print view), and the learner can see that they are duplicates only
- * when both are sampled; otherwise the oldest found goes first (breadth-first).
+ * group, a URL that shares an id (a run of digits that is a whole path segment or
+ * query value, `urlIds`) with a page already sampled in another group goes first: two
+ * URLs with one id are often two views of one item (a page and its print view, a
+ * topic reached with and without its forum's id), and the learner can see that they
+ * are duplicates only when both are sampled; otherwise the oldest found goes first
+ * (breadth-first).
  *
  * Every fetch goes through the fetcher the caller gives (robots.txt, per-host delays,
  * the honest User-Agent and the request limits are its), and only URLs the caller's
@@ -18,7 +20,7 @@
 import { decodeBody, sniffContent } from '../fetch/charset/index.js';
 import type { Fetcher } from '../fetch/index.js';
 import { parseHtml } from '../parse/index.js';
-import { patternOf, urlId } from './pattern.js';
+import { patternOf, urlIds } from './pattern.js';
 import type { SamplePage } from './sample.js';
 
 export interface CollectOptions {
@@ -73,14 +75,12 @@ export async function collectSample(o: CollectOptions): Promise<CollectedSample>
     const [key, g] = best;
     g.sampled++;
     // A URL sharing an id with a page sampled under another pattern, else the oldest.
-    const i = g.waiting.findIndex((u) => {
-      const id = urlId(u);
-      return id !== null && [...(sampledIds.get(id) ?? [])].some((k) => k !== key);
-    });
+    const i = g.waiting.findIndex((u) =>
+      urlIds(u).some((id) => [...(sampledIds.get(id) ?? [])].some((k) => k !== key)),
+    );
     const [url] = g.waiting.splice(i >= 0 ? i : 0, 1);
     if (url !== undefined) {
-      const id = urlId(url);
-      if (id !== null) {
+      for (const id of urlIds(url)) {
         const ks = sampledIds.get(id) ?? new Set<string>();
         ks.add(key);
         sampledIds.set(id, ks);

@@ -124,4 +124,22 @@ describe('markCopies', () => {
     const other = [page('/a/{n}', '1', post(1), 1), page('/b/{n}', '2', post(1), 2)];
     assert.equal(markCopies(contentSplit(other), other).size, 0);
   });
+
+  it('does not make a discussion a copy of its next page once its archive copy is out (regression)', () => {
+    // Items 1–3: page 1 (posts 1, 2; depth 2), page 2 (posts 3, 4; depth 2, so as deep
+    // as page 1), the archive (posts 1–4; depth 3). Page 1 is covered only by the
+    // archive; the archive, by pages 1 and 2 together. Once the archive is a copy,
+    // page 1 holds text nobody else does: it stays content (it was once made a
+    // duplicate of page 2, which holds none of its text, by leftover counts).
+    const pages: CopyPage[] = [];
+    for (const id of ['1', '2', '3']) {
+      pages.push(page('/t/{n}', id, `${post(1)}\n${post(2)}`, 2));
+      pages.push(page('/t/{n}?start={n}', id, `${post(3)}\n${post(4)} w1x0 w1x1 w1x2`, 2));
+      pages.push(page('/a/t-{n}.html', id, [1, 2, 3, 4].map(post).join('\n'), 3));
+    }
+    const split = contentSplit(pages);
+    assert.deepEqual([...markCopies(split, pages)], [['/a/t-{n}.html', '/t/{n}']]);
+    assert.equal(split.patterns.get('/t/{n}')!.role, 'content');
+    assert.equal(split.patterns.get('/t/{n}?start={n}')!.role, 'content');
+  });
 });

@@ -57,7 +57,6 @@ interface Verdict {
   judged: number;
   /** Shingles found, by the pattern they were found in. */
   from: Map<string, number>;
-  depth: number;
 }
 
 function median(xs: number[]): number {
@@ -65,6 +64,49 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** The content pattern holding most of a covered pattern's shingles. */
+function original(v: Verdict): string | undefined {
+  return [...v.from].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+}
+
+/** Per content pattern with judged pages: how many are covered, and by whom. */
+function coverage(
+  pages: readonly CopyPage[],
+  content: (fine: string) => boolean,
+  minCover: number,
+  minShingles: number,
+): Map<string, Verdict> {
+  const byId = new Map<string, number[]>();
+  pages.forEach((p, i) => {
+    if (p.id === null || p.redirect || !content(p.fine)) return;
+    const list = byId.get(p.id);
+    if (list === undefined) byId.set(p.id, [i]);
+    else list.push(i);
+  });
+  const verdicts = new Map<string, Verdict>();
+  pages.forEach((p, i) => {
+    if (p.redirect || !content(p.fine) || p.id === null || p.shingles.size < minShingles) return;
+    const siblings = (byId.get(p.id) ?? []).filter((j) => j !== i && pages[j]!.fine !== p.fine);
+    if (siblings.length === 0) return;
+    let v = verdicts.get(p.fine);
+    if (v === undefined) {
+      v = { fine: p.fine, covered: 0, judged: 0, from: new Map() };
+      verdicts.set(p.fine, v);
+    }
+    v.judged++;
+    let found = 0;
+    for (const s of p.shingles) {
+      const j = siblings.find((k) => pages[k]!.shingles.has(s));
+      if (j === undefined) continue;
+      found++;
+      const f = pages[j]!.fine;
+      v.from.set(f, (v.from.get(f) ?? 0) + 1);
+    }
+    if (found >= minCover * p.shingles.size) v.covered++;
+  });
+  return verdicts;
 }
 
 /**
@@ -81,61 +123,37 @@ export function markCopies(
   const minShare = options.minShare ?? 0.5;
   const minShingles = options.minShingles ?? 10;
   const content = (fine: string) => split.patterns.get(fine)?.role === 'content';
-  const byId = new Map<string, number[]>();
-  pages.forEach((p, i) => {
-    if (p.id === null || p.redirect || !content(p.fine)) return;
-    const list = byId.get(p.id);
-    if (list === undefined) byId.set(p.id, [i]);
-    else list.push(i);
-  });
-  const verdicts = new Map<string, Verdict>();
   const depths = new Map<string, number[]>();
-  pages.forEach((p, i) => {
-    if (p.redirect || !content(p.fine)) return;
-    if (p.depth !== null) depths.set(p.fine, [...(depths.get(p.fine) ?? []), p.depth]);
-    if (p.id === null || p.shingles.size < minShingles) return;
-    const siblings = (byId.get(p.id) ?? []).filter((j) => j !== i && pages[j]!.fine !== p.fine);
-    if (siblings.length === 0) return;
-    let v = verdicts.get(p.fine);
-    if (v === undefined) {
-      v = { fine: p.fine, covered: 0, judged: 0, from: new Map(), depth: 0 };
-      verdicts.set(p.fine, v);
-    }
-    v.judged++;
-    let found = 0;
-    for (const s of p.shingles) {
-      const j = siblings.find((k) => pages[k]!.shingles.has(s));
-      if (j === undefined) continue;
-      found++;
-      const f = pages[j]!.fine;
-      v.from.set(f, (v.from.get(f) ?? 0) + 1);
-    }
-    if (found >= minCover * p.shingles.size) v.covered++;
+  pages.forEach((p) => {
+    if (!p.redirect && p.depth !== null)
+      depths.set(p.fine, [...(depths.get(p.fine) ?? []), p.depth]);
   });
-  const candidates = [...verdicts.values()]
-    .filter((v) => v.judged >= 2 && v.covered >= 2 && v.covered >= minShare * v.judged)
-    .map((v) => ({ ...v, depth: median(depths.get(v.fine) ?? []) }))
-    // Farthest from the start first, then the most covered: those are the copies.
-    .sort(
-      (a, b) =>
-        b.depth - a.depth ||
-        b.covered / b.judged - a.covered / a.judged ||
-        (a.fine < b.fine ? -1 : 1),
-    );
+  const depthOf = (fine: string) => median(depths.get(fine) ?? []);
   const copies = new Map<string, string>();
-  for (const v of candidates) {
-    const originals = [...v.from]
-      .filter(([f]) => content(f) && !copies.has(f))
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    const original = originals[0]?.[0];
-    if (original === undefined) continue;
-    // The original must not be farther from the start than its copy.
-    if (median(depths.get(original) ?? []) > v.depth) continue;
-    const r = split.patterns.get(v.fine)!;
+  // One copy at a time: a copy's text no longer covers anyone once it is a duplicate
+  // (a discussion "covered" by its own archive copy is not a copy of its next page).
+  for (;;) {
+    const verdicts = coverage(pages, content, minCover, minShingles);
+    const best = [...verdicts.values()]
+      .filter((v) => v.judged >= 2 && v.covered >= 2 && v.covered >= minShare * v.judged)
+      .map((v) => ({ ...v, depth: depthOf(v.fine) }))
+      // Farthest from the start first, then the most covered: those are the copies.
+      .sort(
+        (a, b) =>
+          b.depth - a.depth ||
+          b.covered / b.judged - a.covered / a.judged ||
+          (a.fine < b.fine ? -1 : 1),
+      )
+      .find((v) => {
+        const o = original(v);
+        return o !== undefined && depthOf(o) <= v.depth;
+      });
+    if (best === undefined) break;
+    const r = split.patterns.get(best.fine)!;
     r.role = 'duplicate';
-    r.duplicateOf = original;
+    r.duplicateOf = original(best)!;
     for (const i of r.pages) split.duplicate[i] = true;
-    copies.set(v.fine, original);
+    copies.set(best.fine, r.duplicateOf);
   }
   return copies;
 }
