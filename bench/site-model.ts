@@ -5,7 +5,12 @@
 // comes from the server's request log against the forums' ground truth.
 //
 //   node --import tsx bench/site-model.ts [--hosts forum.test,bbs.forum.test,phpbb.test,luntan.test]
-//       [--size small] [--sample 300] [--budget-factor 2] [--days 30] [--out FILE.md] [--json FILE]
+//       [--size small] [--sample 300] [--per-pattern 12] [--budget-factor 2] [--days 30]
+//       [--out FILE.md] [--json FILE]
+//
+// The sample's size and early stop are the product's defaults (SAMPLE_PAGES,
+// SAMPLE_PER_PATTERN: what `site-model learn` and `--site-model learn` use); 0 for
+// --per-pattern fetches all --sample pages.
 //
 // Budget: budget-factor × the forum's valid URLs at the crawl's simulated time.
 // Precision: requests for valid URLs / all requests (robots.txt excluded, the sample
@@ -17,7 +22,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { crawl } from '../src/crawl/index.js';
 import { createFetcher } from '../src/fetch/index.js';
-import { collectSample, learnSiteModel, type SiteModel } from '../src/sitemodel/index.js';
+import {
+  collectSample,
+  learnSiteModel,
+  SAMPLE_PAGES,
+  SAMPLE_PER_PATTERN,
+  type SiteModel,
+} from '../src/sitemodel/index.js';
 import {
   classifyForumUrl,
   classifyPhpbbUrl,
@@ -36,7 +47,8 @@ const { values } = parseArgs({
   options: {
     hosts: { type: 'string', default: 'forum.test,bbs.forum.test,phpbb.test,luntan.test' },
     size: { type: 'string', default: 'small' },
-    sample: { type: 'string', default: '300' },
+    sample: { type: 'string', default: String(SAMPLE_PAGES) },
+    'per-pattern': { type: 'string', default: String(SAMPLE_PER_PATTERN) },
     'budget-factor': { type: 'string', default: '2' },
     days: { type: 'string', default: '30' },
     out: { type: 'string' },
@@ -45,6 +57,7 @@ const { values } = parseArgs({
 });
 const size = values.size as WebSize;
 const sampleSize = Number(values.sample);
+const perPattern = Number(values['per-pattern']) || undefined;
 const factor = Number(values['budget-factor']);
 const at = FORUM_EPOCH_MS + Number(values.days) * 86_400_000;
 const hosts = values.hosts.split(',').filter(Boolean);
@@ -196,7 +209,13 @@ for (const host of hosts) {
         const inScope = createScopeFilter({ mode: 'same-host', seeds: [seed] });
         const fetcher = createFetcher({ ...fetcherOpts(web), scope: inScope });
         try {
-          const s = await collectSample({ seeds: [seed], pages: sampleSize, fetcher, inScope });
+          const s = await collectSample({
+            seeds: [seed],
+            pages: sampleSize,
+            perPattern,
+            fetcher,
+            inScope,
+          });
           sampled = s.requests;
           model = learnSiteModel(s.pages);
         } finally {
@@ -230,7 +249,7 @@ for (const host of hosts) {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const lines = [
-  `Site models on the test web's forums (size ${size}, simulated day ${values.days}); budget ${factor} × the valid URLs; sample ${sampleSize} pages (counted in the learned run's requests).`,
+  `Site models on the test web's forums (size ${size}, simulated day ${values.days}); budget ${factor} × the valid URLs; sample of at most ${sampleSize} pages${perPattern ? `, stopping once each URL pattern found has ${perPattern}` : ''} (counted in the learned run's requests).`,
   '',
   '| forum | valid URLs | threads | budget | run | requests | valid / duplicate / other | precision | precision after the sample | coverage |',
   '| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',

@@ -13,6 +13,8 @@ import {
   collectSample,
   learnSiteModel,
   loadSiteModel,
+  SAMPLE_PAGES,
+  SAMPLE_PER_PATTERN,
   type SiteModel,
   writeSiteModel,
 } from '../sitemodel/index.js';
@@ -29,8 +31,6 @@ import {
 
 /** The file a learnt site model is kept in, in the store's folder. */
 export const SITE_MODEL_FILE = 'site-model.json';
-/** Pages the sample fetches. */
-export const LEARN_SAMPLE_PAGES = 500;
 
 export async function learnOrReuse(
   store: string | Store,
@@ -44,7 +44,13 @@ export async function learnOrReuse(
   const f = createFetcher({ ...fetcher, scope: inScope });
   let sample: Awaited<ReturnType<typeof collectSample>>;
   try {
-    sample = await collectSample({ seeds, pages: LEARN_SAMPLE_PAGES, fetcher: f, inScope });
+    sample = await collectSample({
+      seeds,
+      pages: SAMPLE_PAGES,
+      perPattern: SAMPLE_PER_PATTERN,
+      fetcher: f,
+      inScope,
+    });
   } finally {
     await f.close();
   }
@@ -86,7 +92,8 @@ export function siteRelearner(d: RelearnDeps): Relearner {
       const inScope = createScopeFilter({ mode: 'same-host', seeds });
       const sample = await collectSample({
         seeds,
-        pages: LEARN_SAMPLE_PAGES,
+        pages: SAMPLE_PAGES,
+        perPattern: SAMPLE_PER_PATTERN,
         fetcher: d.fetcher,
         inScope,
       });

@@ -23,11 +23,25 @@ import { parseHtml } from '../parse/index.js';
 import { patternOf, urlIds } from './pattern.js';
 import type { SamplePage } from './sample.js';
 
+/** Pages a sample fetches at most, by default (`site-model learn`, `--site-model learn`). */
+export const SAMPLE_PAGES = 300;
+/**
+ * Pages per URL pattern after which a sample stops, by default: enough to pair each
+ * pattern's pages with their originals (BENCHMARKS.md, "Site models").
+ */
+export const SAMPLE_PER_PATTERN = 12;
+
 export interface CollectOptions {
   /** Where to start (each fetched first, in order). */
   seeds: readonly string[];
   /** Pages to fetch at most (answered requests; failures count too). */
   pages: number;
+  /**
+   * Stop sooner, once every URL pattern found has this many pages sampled or none
+   * left to sample: the learner has seen each kind of page that often.
+   * @default no early stop
+   */
+  perPattern?: number | undefined;
   fetcher: Fetcher;
   /** Which URLs may be fetched (the crawl's scope). */
   inScope: (url: string) => boolean;
@@ -72,6 +86,7 @@ export async function collectSample(o: CollectOptions): Promise<CollectedSample>
       if (best === undefined || e[1].sampled < best[1].sampled) best = e;
     }
     if (best === undefined) return undefined;
+    if (o.perPattern !== undefined && best[1].sampled >= o.perPattern) return undefined;
     const [key, g] = best;
     g.sampled++;
     // A URL sharing an id with a page sampled under another pattern, else the oldest.

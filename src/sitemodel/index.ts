@@ -12,7 +12,13 @@ export {
   meanSilhouette,
   minimumSpanningTree,
 } from './cluster.js';
-export { type CollectedSample, type CollectOptions, collectSample } from './collect.js';
+export {
+  type CollectedSample,
+  type CollectOptions,
+  collectSample,
+  SAMPLE_PAGES,
+  SAMPLE_PER_PATTERN,
+} from './collect.js';
 export {
   duplicatePartners,
   type PageContent,

@@ -5,6 +5,8 @@ import {
   createDecider,
   learnSiteModel,
   loadSiteModel,
+  SAMPLE_PAGES,
+  SAMPLE_PER_PATTERN,
   type SiteModel,
   writeSiteModel,
 } from '../../sitemodel/index.js';
@@ -13,7 +15,7 @@ import { bool, type FlagSpec, int, parseFlags, str, strs } from '../args.js';
 import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
 
-const HELP = `Usage: focuscrawl site-model learn --seeds URL... --out FILE [--sample N] [fetcher options]
+const HELP = `Usage: focuscrawl site-model learn --seeds URL... --out FILE [--sample N] [--per-pattern N] [fetcher options]
        focuscrawl site-model show FILE
        focuscrawl site-model test FILE URL...
 
@@ -26,7 +28,9 @@ learn   fetches a sample of the seeds' site (breadth-first and depth-first in tu
         each cluster by content and URL pattern, and writes the model (JSON a person
         can read and edit), then shows it
           --seeds URL...   where the sample starts (the site: the seeds' hosts)
-          --sample N       pages to fetch for the sample (default 500)
+          --sample N       pages to fetch for the sample at most (default \${SAMPLE_PAGES})
+          --per-pattern N  stop once every URL pattern found has N pages sampled
+                           (default \${SAMPLE_PER_PATTERN}; 0: fetch all --sample pages)
           --out FILE       where to write the model (required)
 show    prints a model as a table: clusters, kinds, decisions, patterns
 test    says which pattern of a model takes each URL, and why
@@ -37,6 +41,7 @@ const flags: FlagSpec = {
   ...fetchFlags,
   seeds: { type: 'string', multiple: true },
   sample: { type: 'string' },
+  'per-pattern': { type: 'string' },
   out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -90,8 +95,11 @@ async function learn(p: ReturnType<typeof parseFlags>, io: Io): Promise<number> 
   if (seeds.length === 0) throw usage('learn needs --seeds URL...');
   const out = str(p, 'out');
   if (out === undefined) throw usage('learn needs --out FILE');
-  const pages = int(p, 'sample', 'site-model') ?? 500;
+  const pages = int(p, 'sample', 'site-model') ?? SAMPLE_PAGES;
   if (!(pages >= 1)) throw usage(`--sample must be a whole number ≥ 1, got ${str(p, 'sample')}`);
+  const per = int(p, 'per-pattern', 'site-model') ?? SAMPLE_PER_PATTERN;
+  if (!(per >= 0))
+    throw usage(`--per-pattern must be a whole number ≥ 0, got ${str(p, 'per-pattern')}`);
   const inScope = createScopeFilter({ mode: 'same-host', seeds });
   const fetcher = createFetcher({ ...fetcherOptionsFromFlags(p, 'site-model'), scope: inScope });
   const stop = new AbortController();
@@ -101,6 +109,7 @@ async function learn(p: ReturnType<typeof parseFlags>, io: Io): Promise<number> 
     const sample = await collectSample({
       seeds,
       pages,
+      perPattern: per === 0 ? undefined : per,
       fetcher,
       inScope,
       signal: stop.signal,
