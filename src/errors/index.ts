@@ -48,6 +48,8 @@ export const ErrorCodes = {
     'A sitemap is larger than the limit (50 MiB uncompressed by default, the protocol maximum).',
   FC_ERR_HOST_UNREACHABLE:
     'A host stayed unreachable (DNS failure, refused connection, timeouts) past the limit; its URLs were failed together without being sent.',
+  FC_ERR_EXTRACT_RULES:
+    'A field extraction rule file cannot be read or is invalid (the message names the file, line, rule set and field).',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -125,6 +127,7 @@ export const SitemapTooLargeError = define(
   'SitemapTooLargeError',
   false,
 );
+export const ExtractRulesError = define('FC_ERR_EXTRACT_RULES', 'ExtractRulesError', false);
 
 export function isFocusCrawlError(e: unknown): e is FocusCrawlError {
   return e instanceof FocusCrawlError;
@@ -164,6 +167,7 @@ const BY_CODE: Record<
   FC_ERR_SITEMAP: SitemapError,
   FC_ERR_SITEMAP_TOO_LARGE: SitemapTooLargeError,
   FC_ERR_HOST_UNREACHABLE: HostUnreachableError,
+  FC_ERR_EXTRACT_RULES: ExtractRulesError,
 };
 
 /** An error as plain data, to cross a thread or process boundary. */

@@ -48,11 +48,11 @@ describe('urlId', () => {
 
 describe('markCopies', () => {
   it('makes a light copy of a discussion a duplicate of the discussion', () => {
-    // Items 1–3: the discussion (depth 2) has posts 1..2 plus its own by-lines; the
-    // copy (depth 3) the same posts under other headings. Copy: 20 shingles of posts,
-    // 0 of its headings (two words: no shingle) → 100% covered. Discussion: posts 20
-    // shingles of 20 + by-line shingles "posted by someone today" (2) → 20/22 = 91%:
-    // covered too, but nearer the start, so it is the original.
+    // Items 1–3: the discussion (depth 2) has posts 1, 2 and a by-line of its own; the
+    // copy (depth 3) the same posts under a two-word heading (no shingle). Discussion
+    // in copy: posts 20 shingles of 22 (the by-line "posted by someone today" adds 2)
+    // = 91% ≥ 60%: contained, on 3 of 3 pages. One content; the copy is one link
+    // farther from the start.
     const pages: CopyPage[] = [];
     for (const id of ['1', '2', '3']) {
       pages.push(page('/t/{n}', id, `${post(1)}\n${post(2)}\nposted by someone today`, 2));
@@ -66,8 +66,19 @@ describe('markCopies', () => {
     assert.deepEqual(split.duplicate, [false, true, false, true, false, true]);
   });
 
+  it('pairs an archive holding more than one page with the first page it holds', () => {
+    // The archive (depth 3) holds posts 1–4; page 1 (depth 2) posts 1, 2, so page 1 is
+    // contained in the archive (100%) though the archive is not in page 1 (about half).
+    const pages: CopyPage[] = [];
+    for (const id of ['1', '2']) {
+      pages.push(page('/t/{n}', id, `${post(1)}\n${post(2)}`, 2));
+      pages.push(page('/a/t-{n}.html', id, [1, 2, 3, 4].map(post).join('\n'), 3));
+    }
+    assert.deepEqual([...markCopies(contentSplit(pages), pages)], [['/a/t-{n}.html', '/t/{n}']]);
+  });
+
   it('keeps a page of the same item with text of its own (the next page of a discussion)', () => {
-    // Page 2 of items 1–3 holds posts 3..4, which page 1 does not: 0% covered.
+    // Page 2 of items 1–3 holds posts 3, 4, which page 1 does not: 0% either way.
     const pages: CopyPage[] = [];
     for (const id of ['1', '2', '3']) {
       pages.push(page('/t/{n}', id, `${post(1)}\n${post(2)}`, 2));
@@ -77,9 +88,9 @@ describe('markCopies', () => {
     assert.equal(markCopies(split, pages).size, 0);
   });
 
-  it('needs half of the judged pages covered, and two at least', () => {
-    // Copy pattern: item 1 covered (10/10), item 2 not (its own posts: 0/10), item 3 has
-    // no sibling (not judged). 1 covered of 2 judged ≥ 0.5, but fewer than two: kept.
+  it('needs half of the judged pages contained, and two at least', () => {
+    // Item 1: the same text both ways; item 2: other texts; item 3: no sibling (not
+    // judged). 1 contained of 2 judged ≥ 0.5, but fewer than two: kept.
     const pages: CopyPage[] = [
       page('/t/{n}', '1', post(1), 1),
       page('/c/{n}', '1', post(1), 2),
@@ -88,57 +99,59 @@ describe('markCopies', () => {
       page('/c/{n}', '3', post(3), 2),
     ];
     assert.equal(markCopies(contentSplit(pages), pages).size, 0);
-    // With a third item covered: 2 of 3 judged → a copy.
+    // With a third item alike: 2 of 3 judged → one content, the deeper is the copy.
     pages.push(page('/t/{n}', '4', post(4), 1), page('/c/{n}', '4', post(4), 2));
     assert.deepEqual([...markCopies(contentSplit(pages), pages)], [['/c/{n}', '/t/{n}']]);
   });
 
-  it('covers at 80% of the shingles, not below', () => {
-    // The copy holds 10 shingles of the post and k of its own (a 12-word line of its
-    // own adds 10): 10/10 = 100%, 10/20 = 50% covered.
-    const mk = (own: boolean) => {
+  it('contains at 60% of the shingles, not below', () => {
+    // The copy's pages hold the post (10 shingles) and 0 or 2 own lines (each 12 words:
+    // 10 shingles, and 2 across each line break): post in copy is 100% either way, so
+    // that one containment pairs them. Without the post in it (2 own lines only): 0%.
+    const mk = (text: string) => {
       const pages: CopyPage[] = [];
       for (const id of ['1', '2']) {
         pages.push(page('/t/{n}', id, post(1), 1));
-        pages.push(page('/c/{n}', id, own ? `${post(1)}\n${post(7)}` : post(1), 2));
+        pages.push(page('/c/{n}', id, text, 2));
       }
       return markCopies(contentSplit(pages), pages).size;
     };
-    assert.equal(mk(false), 1);
-    assert.equal(mk(true), 0);
+    assert.equal(mk(post(1)), 1);
+    assert.equal(mk(`${post(1)}\n${post(7)}\n${post(8)}`), 1);
+    assert.equal(mk(`${post(7)}\n${post(8)}`), 0);
+    // Half of the post (6 of 12 words: 4 of its 10 shingles = 40% < 60%) is not enough.
+    const half = post(1).split(' ').slice(0, 6).join(' ');
+    assert.equal(mk(`${half}\n${post(7)}`), 0);
   });
 
-  it('never makes the pattern nearer the start the copy, and ignores other items and duplicates', () => {
-    // Two patterns with the same text, the "copy" nearer the start than its original:
-    // the farther one is the copy. A duplicate pattern is no one's original.
+  it('leaves two patterns as near the start as each other, and ignores other items and duplicates', () => {
     const pages: CopyPage[] = [];
     for (const id of ['1', '2']) {
       pages.push(page('/a/{n}', id, post(Number(id)), 3));
-      pages.push(page('/b/{n}', id, post(Number(id)), 1));
+      pages.push(page('/b/{n}', id, post(Number(id)), 3));
       pages.push(page('/p/{n}', id, post(Number(id)), 4));
     }
     const split = contentSplit(pages);
     split.patterns.get('/p/{n}')!.role = 'duplicate';
-    assert.deepEqual([...markCopies(split, pages)], [['/a/{n}', '/b/{n}']]);
+    assert.equal(markCopies(split, pages).size, 0);
     // Other ids share no text: nothing.
     const other = [page('/a/{n}', '1', post(1), 1), page('/b/{n}', '2', post(1), 2)];
     assert.equal(markCopies(contentSplit(other), other).size, 0);
   });
 
   it('does not make a discussion a copy of its next page once its archive copy is out (regression)', () => {
-    // Items 1–3: page 1 (posts 1, 2; depth 2), page 2 (posts 3, 4; depth 2, so as deep
-    // as page 1), the archive (posts 1–4; depth 3). Page 1 is covered only by the
-    // archive; the archive, by pages 1 and 2 together. Once the archive is a copy,
-    // page 1 holds text nobody else does: it stays content (it was once made a
-    // duplicate of page 2, which holds none of its text, by leftover counts).
+    // Page 1 and page 2 as deep as each other (2), the archive (posts 1–4) deeper (3).
+    // Page 1 and page 2 are each in the archive: the archive goes. Then page 1 and
+    // page 2 share nothing: both stay content.
     const pages: CopyPage[] = [];
     for (const id of ['1', '2', '3']) {
       pages.push(page('/t/{n}', id, `${post(1)}\n${post(2)}`, 2));
-      pages.push(page('/t/{n}?start={n}', id, `${post(3)}\n${post(4)} w1x0 w1x1 w1x2`, 2));
+      pages.push(page('/t/{n}?start={n}', id, `${post(3)}\n${post(4)}`, 2));
       pages.push(page('/a/t-{n}.html', id, [1, 2, 3, 4].map(post).join('\n'), 3));
     }
     const split = contentSplit(pages);
-    assert.deepEqual([...markCopies(split, pages)], [['/a/t-{n}.html', '/t/{n}']]);
+    const copies = markCopies(split, pages);
+    assert.deepEqual([...copies.keys()], ['/a/t-{n}.html']);
     assert.equal(split.patterns.get('/t/{n}')!.role, 'content');
     assert.equal(split.patterns.get('/t/{n}?start={n}')!.role, 'content');
   });

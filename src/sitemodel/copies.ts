@@ -1,19 +1,22 @@
 /**
- * Copies: a content pattern whose pages hold nothing that the other pages of the same
- * item do not (a light or archive copy of a discussion, its text under other
- * headings), where neither is a mere reordering or a near-duplicate (content.ts),
- * because the copy words its by-lines and headings its own way.
+ * Copies: a content pattern that shows what another pattern's pages of the same item
+ * show, under other by-lines and headings (a light or archive copy of a discussion, a
+ * print view of all its pages, a reply form quoting it), which neither equal lines nor
+ * SimHash pair (content.ts) because the wording around the text differs.
  *
- * Pages of one item share an id (`urlId`: `/t-17.html`, `?t=17`). A page is covered
- * when at least `minCover` of its word shingles (runs of `SHINGLE` tokens: words, and
- * each Han or kana character a token) are found among the shingles of the sample's
- * other pages with its id, in content patterns other than its own. A content pattern
- * is a copy when at least `minShare` of its pages that have such siblings are covered
- * (and two at least). Of two patterns that cover each other, the copy is the one
- * farther from the start of the site (the median link depth of its pages in the sample:
- * lists link to the original, the original to its copies), then the one more covered.
- * A copy becomes a duplicate of the pattern that holds most of its shingles, unless
- * that one was made a copy first.
+ * Pages of one item share an id (`urlId`: `/t-17.html`, `?t=17`). A page p of pattern
+ * P is contained in Q when at least `minContained` of its word shingles (runs of
+ * `SHINGLE` tokens: words, and each Han or kana character a token) are found on the
+ * sample's pages of Q with its id. P and Q are one content when, of P's pages that
+ * have such pages of Q, at least `minShare` (and two) are contained in Q, or the same
+ * the other way: the one holds the other's text, whichever is longer (an archive
+ * holding a discussion's first pages, a page of it held in the archive). Of the two,
+ * the copy is the one farther from the start of the site: the median, over its pages,
+ * of the links from the sample's first page (lists link to the original, the original
+ * links to its copies). Two as near as each other stay as they are.
+ *
+ * One copy is marked at a time, the farthest first, and the rest judged again
+ * without it: a copy is no one's original, and its text pairs no other pattern.
  */
 import type { ContentSplit } from './roles.js';
 
@@ -43,41 +46,34 @@ export interface CopyPage {
 }
 
 export interface CopyOptions {
-  /** Share of a page's shingles found in its siblings that makes it covered. @default 0.8 */
-  minCover?: number;
-  /** Share of a pattern's pages with siblings that must be covered. @default 0.5 */
+  /** Share of a page's shingles found on the other pattern's pages that makes it contained. @default 0.6 */
+  minContained?: number;
+  /** Share of a pattern's judged pages that must be contained. @default 0.5 */
   minShare?: number;
   /** Fewest shingles of a page for it to be judged. @default 10 */
   minShingles?: number;
 }
 
-interface Verdict {
-  fine: string;
-  covered: number;
+/** Pages of P judged against Q's pages of the same item, and how many were contained. */
+interface Tally {
   judged: number;
-  /** Shingles found, by the pattern they were found in. */
-  from: Map<string, number>;
+  contained: number;
 }
 
-function median(xs: number[]): number {
+function median(xs: readonly number[]): number {
   if (xs.length === 0) return Number.POSITIVE_INFINITY;
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-/** The content pattern holding most of a covered pattern's shingles. */
-function original(v: Verdict): string | undefined {
-  return [...v.from].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-}
-
-/** Per content pattern with judged pages: how many are covered, and by whom. */
-function coverage(
+/** For each content pattern P and each other Q: P's pages judged against Q and contained in it. */
+function containment(
   pages: readonly CopyPage[],
   content: (fine: string) => boolean,
-  minCover: number,
+  minContained: number,
   minShingles: number,
-): Map<string, Verdict> {
+): Map<string, Map<string, Tally>> {
   const byId = new Map<string, number[]>();
   pages.forEach((p, i) => {
     if (p.id === null || p.redirect || !content(p.fine)) return;
@@ -85,41 +81,42 @@ function coverage(
     if (list === undefined) byId.set(p.id, [i]);
     else list.push(i);
   });
-  const verdicts = new Map<string, Verdict>();
+  const out = new Map<string, Map<string, Tally>>();
   pages.forEach((p, i) => {
     if (p.redirect || !content(p.fine) || p.id === null || p.shingles.size < minShingles) return;
-    const siblings = (byId.get(p.id) ?? []).filter((j) => j !== i && pages[j]!.fine !== p.fine);
-    if (siblings.length === 0) return;
-    let v = verdicts.get(p.fine);
-    if (v === undefined) {
-      v = { fine: p.fine, covered: 0, judged: 0, from: new Map() };
-      verdicts.set(p.fine, v);
+    const others = new Map<string, number[]>();
+    for (const j of byId.get(p.id) ?? []) {
+      const q = pages[j]!.fine;
+      if (q !== p.fine) others.set(q, [...(others.get(q) ?? []), j]);
     }
-    v.judged++;
-    let found = 0;
-    for (const s of p.shingles) {
-      const j = siblings.find((k) => pages[k]!.shingles.has(s));
-      if (j === undefined) continue;
-      found++;
-      const f = pages[j]!.fine;
-      v.from.set(f, (v.from.get(f) ?? 0) + 1);
+    let row = out.get(p.fine);
+    if (row === undefined) {
+      row = new Map();
+      out.set(p.fine, row);
     }
-    if (found >= minCover * p.shingles.size) v.covered++;
+    for (const [q, js] of others) {
+      let found = 0;
+      for (const s of p.shingles) if (js.some((j) => pages[j]!.shingles.has(s))) found++;
+      const t = row.get(q) ?? { judged: 0, contained: 0 };
+      t.judged++;
+      if (found >= minContained * p.shingles.size) t.contained++;
+      row.set(q, t);
+    }
   });
-  return verdicts;
+  return out;
 }
 
 /**
  * Marks copies in `split` (in place): their role becomes duplicate (of the pattern
- * holding most of their shingles) and their pages count as duplicates. Returns the
- * copies found, pattern → original.
+ * they are one content with) and their pages count as duplicates. Returns the copies
+ * found, pattern → original.
  */
 export function markCopies(
   split: ContentSplit,
   pages: readonly CopyPage[],
   options: CopyOptions = {},
 ): Map<string, string> {
-  const minCover = options.minCover ?? 0.8;
+  const minContained = options.minContained ?? 0.6;
   const minShare = options.minShare ?? 0.5;
   const minShingles = options.minShingles ?? 10;
   const content = (fine: string) => split.patterns.get(fine)?.role === 'content';
@@ -129,31 +126,35 @@ export function markCopies(
       depths.set(p.fine, [...(depths.get(p.fine) ?? []), p.depth]);
   });
   const depthOf = (fine: string) => median(depths.get(fine) ?? []);
+  const held = (t: Tally | undefined) =>
+    t !== undefined && t.contained >= 2 && t.contained >= minShare * t.judged;
   const copies = new Map<string, string>();
-  // One copy at a time: a copy's text no longer covers anyone once it is a duplicate
-  // (a discussion "covered" by its own archive copy is not a copy of its next page).
   for (;;) {
-    const verdicts = coverage(pages, content, minCover, minShingles);
-    const best = [...verdicts.values()]
-      .filter((v) => v.judged >= 2 && v.covered >= 2 && v.covered >= minShare * v.judged)
-      .map((v) => ({ ...v, depth: depthOf(v.fine) }))
-      // Farthest from the start first, then the most covered: those are the copies.
-      .sort(
-        (a, b) =>
-          b.depth - a.depth ||
-          b.covered / b.judged - a.covered / a.judged ||
-          (a.fine < b.fine ? -1 : 1),
-      )
-      .find((v) => {
-        const o = original(v);
-        return o !== undefined && depthOf(o) <= v.depth;
-      });
+    const c = containment(pages, content, minContained, minShingles);
+    let best: { copy: string; original: string; depth: number; share: number } | undefined;
+    for (const [p, row] of c) {
+      for (const [q, t] of row) {
+        if (!held(t) && !held(c.get(q)?.get(p))) continue;
+        const [dp, dq] = [depthOf(p), depthOf(q)];
+        if (dp === dq) continue;
+        const [copy, original] = dp > dq ? [p, q] : [q, p];
+        const depth = Math.max(dp, dq);
+        const share = t.contained / t.judged;
+        if (
+          best === undefined ||
+          depth > best.depth ||
+          (depth === best.depth &&
+            (share > best.share || (share === best.share && copy < best.copy)))
+        )
+          best = { copy, original, depth, share };
+      }
+    }
     if (best === undefined) break;
-    const r = split.patterns.get(best.fine)!;
+    const r = split.patterns.get(best.copy)!;
     r.role = 'duplicate';
-    r.duplicateOf = original(best)!;
+    r.duplicateOf = best.original;
     for (const i of r.pages) split.duplicate[i] = true;
-    copies.set(best.fine, r.duplicateOf);
+    copies.set(best.copy, best.original);
   }
   return copies;
 }

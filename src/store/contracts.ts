@@ -6,6 +6,7 @@
  * against a crash of the process (see `docs/store.md` for power loss).
  */
 
+import type { FieldRecord, FieldStats, FieldsOptions, PageFields } from './field-types.js';
 import type {
   ClaimDueOptions,
   DueRevisit,
@@ -334,6 +335,33 @@ export interface Revisits {
   revisitTotals(now?: number): Promise<RevisitTotals>;
 }
 
+/**
+ * Fields extracted from pages (docs/extract.md): rows of (rule set, field, position,
+ * value) kept with a stored page. `complete` and `commit` write a complete page's
+ * `FetchedPage.fields` in the outcome's transaction (under the final URL of a page
+ * reached through redirects), replacing any it had; `replaceFields` rewrites them
+ * later, e.g. after extracting again from the stored bodies. Revisits leave them.
+ *
+ * Conformance: `fieldsConformance`.
+ */
+export interface ExtractedFields {
+  /**
+   * Replaces the fields of stored pages (all rule sets) in one transaction and
+   * returns how many pages it wrote; a URL listed twice takes its last item and
+   * counts once. A URL that is not known or has no stored page, or an invalid
+   * entry, throws `InvalidOptionError` naming it, and nothing changes.
+   */
+  replaceFields(items: readonly PageFields[]): Promise<number>;
+  /**
+   * Every field row (of `options.url`'s page only, when given), in the discovery
+   * order of the pages, then by rule set, field and position (names compared by
+   * code point). Streams, as the other iterations do.
+   */
+  fields(options?: FieldsOptions): AsyncIterable<FieldRecord>;
+  /** Per rule set (sorted by name): its pages, and per field (sorted) the pages it filled. */
+  fieldStats(): Promise<FieldStats[]>;
+}
+
 /** The whole store: every contract, and `close`. */
 export interface Store
   extends Frontier,
@@ -343,7 +371,8 @@ export interface Store
     LinkGraph,
     SearchIndex,
     RunRecords,
-    Revisits {
+    Revisits,
+    ExtractedFields {
   /** Waits for pending writes, then releases the store. Later calls throw `StoreError`. */
   close(): Promise<void>;
 }

@@ -338,10 +338,29 @@ ALTER TABLE pages ADD COLUMN modified_at INTEGER;
 `;
 
 /**
+ * Version 9: fields extracted from pages (docs/extract.md), one row per value:
+ * `position` orders a field's values, a null `value` says the rule set matched
+ * the page but the field got nothing. The key leads with the page, so that a
+ * page's fields are replaced by one range delete and `fields()` walks the key in
+ * discovery order; WITHOUT ROWID keeps the rows in that key alone. A page kept
+ * before the upgrade has no fields.
+ */
+const V9 = `
+CREATE TABLE fields (
+  url_id INTEGER NOT NULL,
+  rule_set TEXT NOT NULL,
+  field TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  value TEXT,
+  PRIMARY KEY (url_id, rule_set, field, position)
+) WITHOUT ROWID;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

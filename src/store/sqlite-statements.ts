@@ -44,6 +44,10 @@ export interface Writes {
   /** The full-text index of kept pages: (url id, title, segmented text). */
   text: S;
   links: S;
+  /** Deletes a page's extracted fields: (url id). */
+  clearFields: S;
+  /** An extracted field value: (url id, rule set, field, position, value). */
+  field: S;
   history: S;
   seed: S;
   clearKeywords: S;
@@ -127,6 +131,10 @@ export function prepareWrites(db: Database): Writes {
     ),
     text: db.prepare('INSERT OR REPLACE INTO page_text (rowid, title, text) VALUES (?, ?, ?)'),
     links: db.prepare('INSERT OR REPLACE INTO page_links (url_id, links) VALUES (?, ?)'),
+    clearFields: db.prepare('DELETE FROM fields WHERE url_id = ?'),
+    field: db.prepare(
+      'INSERT INTO fields (url_id, rule_set, field, position, value) VALUES (?, ?, ?, ?, ?)',
+    ),
     history: db.prepare(
       'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error, location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),

@@ -4,9 +4,17 @@ import { segmentForIndex } from '../search/segment.js';
 import { HostPicker } from './host-claim.js';
 import type { KnownCache } from './known-cache.js';
 import { DUPLICATE_CODE, STATE_CODE, STATE_NAME } from './schema.js';
+import { writeFields } from './sqlite-fields.js';
 import type { FoundUrl, Writes } from './sqlite-statements.js';
 import type { Tally } from './tally.js';
-import type { ClaimedUrl, NewUrl, RedirectStep, UrlState } from './types.js';
+import type {
+  ClaimedUrl,
+  NewUrl,
+  PageScores,
+  PriorityChange,
+  RedirectStep,
+  UrlState,
+} from './types.js';
 import type { EncodedOutcome } from './wire.js';
 
 /** What the writes of one store need besides the transaction's tally. */
@@ -128,6 +136,46 @@ export function claimRows(
   }
   t.move('waiting', 'processing', rows.length);
   return rows;
+}
+
+/** Deletes the worst waiting URLs beyond the best `max`; returns how many. */
+export function trimRows(ix: UrlIndex, t: Tally, max: number): number {
+  const excess = (ix.w.waitingCount.get() ?? 0) - max;
+  if (excess <= 0) return 0;
+  ix.cache.clear();
+  const dropped = ix.w.trim.run(excess).changes;
+  t.move('waiting', null, dropped);
+  t.dropped += dropped;
+  return dropped;
+}
+
+/** Sets the priority (and value) of the waiting URLs among `changes`; returns how many. */
+export function reprioritizeRows(ix: UrlIndex, changes: Iterable<PriorityChange>): number {
+  let n = 0;
+  for (const c of changes) {
+    const url = ix.w.reprioritize.get(c.priority, c.value ?? null, c.id);
+    if (url === undefined) continue;
+    // addUrls compares with the cached priority: keep it in step.
+    ix.cache.setState(url, STATE_CODE.waiting, c.priority);
+    n++;
+  }
+  return n;
+}
+
+/** Sets the scores of fetched pages; a URL without a page throws `StoreStateError`. */
+export function writeScores(ix: UrlIndex, items: readonly PageScores[]): void {
+  for (const s of items) {
+    const r = ix.w.scores.run({
+      id: ix.find(s.url)?.id ?? -1,
+      setRank: s.pageRank === undefined ? 0 : 1,
+      rank: s.pageRank ?? null,
+      setScore: s.score === undefined ? 0 : 1,
+      score: s.score ?? null,
+    });
+    if (r.changes === 0) {
+      throw new StoreStateError(`cannot score ${s.url}: it is not a fetched page`, { url: s.url });
+    }
+  }
 }
 
 /** The state checks of `commit`, before anything is written. */
@@ -283,6 +331,7 @@ export function applyOutcomes(
     if (o.state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {
       w.text.run(id, segmentForIndex(p.title ?? ''), segmentForIndex(p.text));
     }
+    if (o.state === 'complete' && p.fields != null) writeFields(w, id, p.fields);
     if (p.linksJson !== undefined) w.links.run(id, p.linksJson);
     if (p.newUrls !== undefined) insertUrls(ix, t, `commit ${o.url} newUrls`, p.newUrls, id);
     w.history.run(id, p.fetchedAt, p.status, code, p.relevance, depth, null, null);

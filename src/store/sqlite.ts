@@ -7,27 +7,32 @@
  */
 
 import type { Database } from 'better-sqlite3';
-import {
-  FocusCrawlError,
-  InvalidOptionError,
-  StoreError,
-  StoreStateError,
-} from '../errors/index.js';
+import { FocusCrawlError, InvalidOptionError, StoreError } from '../errors/index.js';
 import type { BodyFiles } from './bodies.js';
-import type { Revisits } from './contracts.js';
+import type { ExtractedFields, Revisits, RunRecords } from './contracts.js';
 import { hash53 } from './hash.js';
 import { KnownCache } from './known-cache.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner, leaseLostError } from './lease.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { type CommitContext, commitOutcomes } from './sqlite-commit.js';
+import { fieldMethods } from './sqlite-fields.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteReader } from './sqlite-read.js';
 import { revisitMethods } from './sqlite-revisit-api.js';
 import { SqliteRevisits } from './sqlite-revisits.js';
+import { runRecordMethods } from './sqlite-runs.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
-import { claimRows, insertUrls, stateError, type UrlIndex } from './sqlite-urls.js';
+import {
+  claimRows,
+  insertUrls,
+  reprioritizeRows,
+  stateError,
+  trimRows,
+  type UrlIndex,
+  writeScores,
+} from './sqlite-urls.js';
 import { Tally } from './tally.js';
 import type {
   ClaimedUrl,
@@ -61,8 +66,11 @@ import { type EncodedOutcome, encodeOutcomes } from './wire.js';
 /** URLs remembered per generation by the cache of known URLs. */
 const CACHE_URLS = 20_000;
 
-/** The `Revisits` methods, set in the constructor (memory-revisits.ts / sqlite-revisit-api.ts). */
-export interface SqliteStore extends Revisits {}
+/**
+ * The `Revisits`, `RunRecords` and `ExtractedFields` methods, set in the constructor
+ * (sqlite-revisit-api.ts, sqlite-runs.ts, sqlite-fields.ts).
+ */
+export interface SqliteStore extends Revisits, RunRecords, ExtractedFields {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class SqliteStore extends OutcomeShortcuts implements Store {
@@ -107,17 +115,20 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     this.#search = new SqliteSearch(db);
     this.#leases = new SqliteLeases(db);
     this.#rv = new SqliteRevisits(db);
+    const sync = <T>(op: string, fn: () => T) => this.#sync(op, fn);
+    const tx = <T>(op: string, fn: (ix: UrlIndex) => T) => this.#tx(op, fn);
     const rv = revisitMethods({
       rv: this.#rv,
       bodies,
-      sync: (op, fn) => this.#sync(op, fn),
+      sync,
       find: this.#find,
       tx: (op, fn) => this.#tx(op, fn, true),
       leaseOpen: (id) => this.#leases.isOpen(id),
     });
-    Object.assign(this, rv);
+    const fields = fieldMethods({ db, sync, find: this.#find, tx });
+    Object.assign(this, rv, runRecordMethods(tx, this.#r), fields);
     this.#commits = {
-      sync: (op, fn) => this.#sync(op, fn),
+      sync,
       index: (op) => this.#index(op),
       tx: (op, fn) => this.#tx(op, fn, true),
       bodies,
@@ -309,15 +320,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async trimWaiting(max: number): Promise<number> {
     v.checkInt('trimWaiting(max)', max, 0);
-    return this.#tx('trimWaiting', (ix, t) => {
-      const excess = (ix.w.waitingCount.get() ?? 0) - max;
-      if (excess <= 0) return 0;
-      ix.cache.clear();
-      const dropped = ix.w.trim.run(excess).changes;
-      t.move('waiting', null, dropped);
-      t.dropped += dropped;
-      return dropped;
-    });
+    return this.#tx('trimWaiting', (ix, t) => trimRows(ix, t, max));
   }
 
   async scanWaiting(options: ScanWaitingOptions): Promise<WaitingUrl[]> {
@@ -327,17 +330,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async reprioritize(items: readonly PriorityChange[]): Promise<number> {
     const changes = v.checkPriorityChanges('reprioritize', items);
-    return this.#tx('reprioritize', (ix) => {
-      let n = 0;
-      for (const c of changes.values()) {
-        const url = ix.w.reprioritize.get(c.priority, c.value ?? null, c.id);
-        if (url === undefined) continue;
-        // addUrls compares with the cached priority: keep it in step.
-        ix.cache.setState(url, STATE_CODE.waiting, c.priority);
-        n++;
-      }
-      return n;
-    });
+    return this.#tx('reprioritize', (ix) => reprioritizeRows(ix, changes.values()));
   }
 
   async counts(): Promise<StateCounts> {
@@ -348,52 +341,9 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     return this.#r.stats(v.checkTopHosts('stats options', options));
   }
 
-  async setKeywords(
-    keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
-  ): Promise<void> {
-    const entries = v.checkKeywords('setKeywords', keywords);
-    this.#tx('setKeywords', ({ w }) => {
-      w.clearKeywords.run();
-      for (const [word, weight] of entries) w.keyword.run(word, weight);
-    });
-  }
-
-  async getKeywords(): Promise<Map<string, number>> {
-    return this.#r.keywords();
-  }
-
-  async setMeta(key: string, value: unknown): Promise<void> {
-    v.checkMetaKey('setMeta', key);
-    const json = value === undefined ? undefined : v.metaJson(`setMeta ${key}`, value);
-    this.#tx('setMeta', ({ w }) => {
-      if (json === undefined) w.deleteMeta.run(key);
-      else w.setMeta.run(key, json);
-    });
-  }
-
-  async getMeta<T = unknown>(key: string): Promise<T | undefined> {
-    v.checkMetaKey('getMeta', key);
-    return this.#r.meta(key) as T | undefined;
-  }
-
   async setPageScores(items: readonly PageScores[]): Promise<void> {
     v.checkScores('setPageScores', items);
-    this.#tx('setPageScores', (ix) => {
-      for (const s of items) {
-        const r = ix.w.scores.run({
-          id: ix.find(s.url)?.id ?? -1,
-          setRank: s.pageRank === undefined ? 0 : 1,
-          rank: s.pageRank ?? null,
-          setScore: s.score === undefined ? 0 : 1,
-          score: s.score ?? null,
-        });
-        if (r.changes === 0) {
-          throw new StoreStateError(`cannot score ${s.url}: it is not a fetched page`, {
-            url: s.url,
-          });
-        }
-      }
-    });
+    this.#tx('setPageScores', (ix) => writeScores(ix, items));
   }
 
   async search(options: TextSearch): Promise<TextHit[]> {

@@ -7,6 +7,16 @@
  * Times are milliseconds since the Unix epoch.
  */
 
+import type { FieldValue } from './field-types.js';
+
+export type {
+  FieldRecord,
+  FieldStats,
+  FieldsOptions,
+  FieldValue,
+  PageFields,
+} from './field-types.js';
+
 /** The state of a known URL. */
 export type UrlState = 'waiting' | 'processing' | 'complete' | 'discard' | 'error' | 'redirect';
 
@@ -243,6 +253,12 @@ export interface FetchedPage {
    * crawl gives such a page as `discard`, without body, links or new URLs.
    */
   duplicate?: PageDuplicate | null;
+  /**
+   * Fields extracted from the page (docs/extract.md), every rule set's: stored with a
+   * complete page in the outcome's transaction, replacing any the page had (read
+   * with `fields`); ignored for a discarded page. Absent or null: none written.
+   */
+  fields?: readonly FieldValue[] | null;
 }
 
 /** What a page duplicates (`FetchedPage.duplicate`, `PageRecord.duplicate`). */

@@ -31,6 +31,7 @@ import {
   isOptString,
   show,
 } from './validate-basics.js';
+import { checkFields } from './validate-fields.js';
 import { checkRedirectResult, checkRedirects } from './validate-redirects.js';
 
 export { checkInt, checkUrl } from './validate-basics.js';
@@ -80,7 +81,8 @@ function checkLinks(where: string, links: readonly PageLink[]): void {
   }
 }
 
-export function checkPage(where: string, p: FetchedPage): void {
+/** Checks a page given for `url` (its fields are named by it). */
+export function checkPage(where: string, p: FetchedPage, url: string): void {
   if (typeof p !== 'object' || p === null) fail(where, `expected an object, got ${show(p)}`);
   checkFinite(`${where}.fetchedAt`, p.fetchedAt);
   checkInt(`${where}.status`, p.status, 0);
@@ -107,6 +109,7 @@ export function checkPage(where: string, p: FetchedPage): void {
     fail(`${where}.textHash`, `expected 16 hex digits, got ${show(p.textHash)}`);
   }
   if (p.duplicate !== undefined && p.duplicate !== null) checkDuplicate(`${where}.duplicate`, p);
+  if (p.fields !== undefined && p.fields !== null) checkFields(`${where}.fields`, url, p.fields);
 }
 
 const SIMHASH_RE = /^[0-9a-f]{16}$/;
@@ -174,6 +177,7 @@ export function checkOutcomes(where: string, outcomes: readonly Outcome[]): void
           if (p.redirects !== undefined) {
             checkRedirects(`${where}[${i}].result.redirects`, o.url, p.redirects, false);
           }
+          if (p.fields != null) checkFields(`${where}[${i}].result.fields`, o.url, p.fields);
           continue;
         }
       }
@@ -181,7 +185,7 @@ export function checkOutcomes(where: string, outcomes: readonly Outcome[]): void
     const at = `${where}[${i}]`;
     if (typeof o !== 'object' || o === null) fail(at, `expected an object, got ${show(o)}`);
     checkUrl(`${at}.url`, o.url);
-    if (o.state === 'complete' || o.state === 'discard') checkPage(`${at}.result`, o.result);
+    if (o.state === 'complete' || o.state === 'discard') checkPage(`${at}.result`, o.result, o.url);
     else if (o.state === 'error') checkFailure(`${at}.result`, o.result);
     else if (o.state === 'redirect') checkRedirectResult(`${at}.result`, o.result);
     else
