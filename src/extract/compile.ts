@@ -38,7 +38,8 @@ function checkFlags(flags: string, path: Path, fail: Fail): void {
     }
     if (flags.indexOf(f) !== i) fail(path, `flag "${f}" given twice`);
   }
-  if (flags.includes('u') && flags.includes('v')) fail(path, 'flags "u" and "v" exclude each other');
+  if (flags.includes('u') && flags.includes('v'))
+    fail(path, 'flags "u" and "v" exclude each other');
 }
 
 function source(f: FieldInput, at: Path, fail: Fail): FieldSource {
@@ -54,7 +55,10 @@ function source(f: FieldInput, at: Path, fail: Fail): FieldSource {
   const kind = kinds[0] as (typeof SOURCE_KINDS)[number];
   const only = (key: 'flags' | 'jsonldType' | 'over', allowed: readonly string[]) => {
     if (f[key] !== undefined && !allowed.includes(kind)) {
-      fail([...at, key], `"${key}" goes with ${allowed.map((k) => `"${k}"`).join(' or ')}, not "${kind}"`);
+      fail(
+        [...at, key],
+        `"${key}" goes with ${allowed.map((k) => `"${k}"`).join(' or ')}, not "${kind}"`,
+      );
     }
   };
   only('flags', ['regex']);
@@ -81,7 +85,10 @@ function source(f: FieldInput, at: Path, fail: Fail): FieldSource {
       try {
         query = compileSelector<AnyNode, Element>(c.selector);
       } catch (e) {
-        return fail([...at, 'css'], `bad CSS selector ${JSON.stringify(c.selector)}: ${errorText(e)}`);
+        return fail(
+          [...at, 'css'],
+          `bad CSS selector ${JSON.stringify(c.selector)}: ${errorText(e)}`,
+        );
       }
       return { kind, selector: c.selector, query, attr, html: c.html };
     }

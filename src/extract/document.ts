@@ -44,7 +44,8 @@ export function renderText(nodes: readonly AnyNode[]): string {
     }
     if (isCDATA(n)) continue;
     if (!isTag(n)) {
-      if (hasChildren(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
+      if (hasChildren(n))
+        for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i]!);
       continue;
     }
     const f = tagFlags(n.name);

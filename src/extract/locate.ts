@@ -34,11 +34,7 @@ function keyOf(key: unknown): unknown {
  * the last map entry on the way (for an unknown key, the key itself), or the sequence
  * item. Undefined when not even the first step is there.
  */
-export function positionOf(
-  doc: Document,
-  lines: LineCounter,
-  path: Path,
-): Position | undefined {
+export function positionOf(doc: Document, lines: LineCounter, path: Path): Position | undefined {
   let node: unknown = doc.contents;
   let at: number | undefined;
   for (const step of path) {

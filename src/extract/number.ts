@@ -47,7 +47,9 @@ export const MULTIPLIERS: Record<string, number> = {
 /** Digits with optional `,` grouping (groups of three), and an optional fraction. */
 export const DIGITS = String.raw`(\d{1,3}(?:,\d{3})+(?![\d,])|\d+)(?:\.(\d+))?`;
 
-const NUMBER_RE = new RegExp(String.raw`(?<![\d.])([-+\u2212]?)${DIGITS}(?:\s*(十万|百万|千万|千|万|亿))?`);
+const NUMBER_RE = new RegExp(
+  String.raw`(?<![\d.])([-+\u2212]?)${DIGITS}(?:\s*(十万|百万|千万|千|万|亿))?`,
+);
 
 /** Full-width digits, signs and separators as ASCII (NFKC), for the parsers here. */
 export function foldWidth(s: string): string {

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Document, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { ExtractRulesError } from '../errors/index.js';
+import { ExtractRulesError, type FocusCrawlError } from '../errors/index.js';
 import { jsonSyntaxError, lineColumn, scanJson } from '../relevance/json-scan.js';
 import { compileRules } from './compile.js';
 import { formatPath, type Path, type Position, pathAt, positionOf } from './locate.js';
@@ -39,7 +39,7 @@ function where(file: string, pos: Position | undefined): string {
 }
 
 /** The ExtractRulesError for the key at `path`. */
-function problem(src: Source, path: Path, message: string, cause?: unknown): ExtractRulesError {
+function problem(src: Source, path: Path, message: string, cause?: unknown): FocusCrawlError {
   const pos = src.doc === undefined ? undefined : positionOf(src.doc, src.lines, path);
   const ctx = context(src.data, path);
   const at = path.length > 0 ? ` (${formatPath(path)})` : '';
@@ -57,7 +57,7 @@ function syntaxProblem(
   offset: number,
   message: string,
   cause: unknown,
-): ExtractRulesError {
+): FocusCrawlError {
   const { line, column } = lineColumn(text, offset);
   const ctx = context(doc.toJS(), pathAt(doc, offset));
   return new ExtractRulesError(
@@ -82,7 +82,14 @@ function read(text: string, file: string): Source {
     } catch (e) {
       const at = scanJson(text).errorAt;
       const { what } = jsonSyntaxError(text, e);
-      throw syntaxProblem(file, text, doc, at < 0 ? text.length : at, `JSON syntax error: ${what}`, e);
+      throw syntaxProblem(
+        file,
+        text,
+        doc,
+        at < 0 ? text.length : at,
+        `JSON syntax error: ${what}`,
+        e,
+      );
     }
     // JSON is YAML too: the tree gives positions (unless the text uses what YAML refuses).
     const src: Source = { file, data, doc: doc.errors.length === 0 ? doc : undefined, lines };
@@ -117,12 +124,18 @@ function valueAt(data: unknown, path: Path): unknown {
   return v;
 }
 
-function schemaProblem(src: Source, error: z.ZodError): ExtractRulesError {
+function schemaProblem(src: Source, error: z.ZodError): FocusCrawlError {
   const issue = error.issues[0]!;
   const path = issue.path.filter((p) => typeof p !== 'symbol') as (string | number)[];
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0] as string;
-    const more = issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).map((k) => `"${k}"`).join(', ')})` : '';
+    const more =
+      issue.keys.length > 1
+        ? ` (and ${issue.keys
+            .slice(1)
+            .map((k) => `"${k}"`)
+            .join(', ')})`
+        : '';
     return problem(src, [...path, key], `unknown key ${JSON.stringify(key)}${more}`, error);
   }
   const value = valueAt(src.data, path);

@@ -3,7 +3,7 @@
  * selects elements, `regex` takes a named group, `meta` reads `<meta content>`, `jsonld`
  * follows a path through JSON-LD. A source that finds nothing says why.
  */
-import { renderText, innerHtml, type PageDocument } from './document.js';
+import { innerHtml, type PageDocument, renderText } from './document.js';
 import type {
   BetweenSource,
   CssSource,
@@ -91,7 +91,9 @@ function regex(s: RegexSource, doc: PageDocument, multiple: boolean): SourceResu
   }
   if (texts.length > 0) return { texts };
   if (matched) return { reason: `regex matched, but its group "${s.group}" captured nothing` };
-  return { reason: s.over === 'text' ? 'regex matched nothing' : `regex matched nothing in the ${s.over}` };
+  return {
+    reason: s.over === 'text' ? 'regex matched nothing' : `regex matched nothing in the ${s.over}`,
+  };
 }
 
 function meta(s: MetaSource, doc: PageDocument): SourceResult {
@@ -165,7 +167,11 @@ function jsonld(s: JsonLdSource, doc: PageDocument, multiple: boolean): SourceRe
 }
 
 /** The texts `source` finds in the page (the first only unless `multiple`). */
-export function readSource(source: FieldSource, doc: PageDocument, multiple: boolean): SourceResult {
+export function readSource(
+  source: FieldSource,
+  doc: PageDocument,
+  multiple: boolean,
+): SourceResult {
   switch (source.kind) {
     case 'between':
       return between(source, doc);

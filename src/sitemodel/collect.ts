@@ -20,7 +20,7 @@
 import { decodeBody, sniffContent } from '../fetch/charset/index.js';
 import type { Fetcher } from '../fetch/index.js';
 import { parseHtml } from '../parse/index.js';
-import { patternOf, urlIds } from './pattern.js';
+import { patternOf, urlId } from './pattern.js';
 import type { SamplePage } from './sample.js';
 
 /** Pages a sample fetches at most, by default (`site-model learn`, `--site-model learn`). */
@@ -90,16 +90,16 @@ export async function collectSample(o: CollectOptions): Promise<CollectedSample>
     const [key, g] = best;
     g.sampled++;
     // A URL sharing an id with a page sampled under another pattern, else the oldest.
-    const i = g.waiting.findIndex((u) =>
-      urlIds(u).some((id) => [...(sampledIds.get(id) ?? [])].some((k) => k !== key)),
-    );
+    const i = g.waiting.findIndex((u) => {
+      const id = urlId(u);
+      return id !== null && [...(sampledIds.get(id) ?? [])].some((k) => k !== key);
+    });
     const [url] = g.waiting.splice(i >= 0 ? i : 0, 1);
-    if (url !== undefined) {
-      for (const id of urlIds(url)) {
-        const ks = sampledIds.get(id) ?? new Set<string>();
-        ks.add(key);
-        sampledIds.set(id, ks);
-      }
+    const id = url === undefined ? null : urlId(url);
+    if (id !== null) {
+      const ks = sampledIds.get(id) ?? new Set<string>();
+      ks.add(key);
+      sampledIds.set(id, ks);
     }
     return url;
   };

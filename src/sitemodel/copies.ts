@@ -82,8 +82,8 @@ function containment(
     else list.push(i);
   });
   const out = new Map<string, Map<string, Tally>>();
-  pages.forEach((p, i) => {
-    if (p.redirect || !content(p.fine) || p.id === null || p.shingles.size < minShingles) return;
+  for (const p of pages) {
+    if (p.redirect || !content(p.fine) || p.id === null || p.shingles.size < minShingles) continue;
     const others = new Map<string, number[]>();
     for (const j of byId.get(p.id) ?? []) {
       const q = pages[j]!.fine;
@@ -102,7 +102,7 @@ function containment(
       if (found >= minContained * p.shingles.size) t.contained++;
       row.set(q, t);
     }
-  });
+  }
   return out;
 }
 

@@ -314,11 +314,3 @@ export function urlId(url: string): string | null {
   const m = /(?<=[/=\-_])(\d+)(?=$|[/?&#.\-_])/.exec(url);
   return m === null ? null : (m[1] as string);
 }
-
-/**
- * Every id of a URL: each run of digits that makes a whole path segment or query
- * value, or ends one after a separator, in order (`?f=3&t=17` → 3, 17).
- */
-export function urlIds(url: string): string[] {
-  return [...url.matchAll(/(?<=[/=\-_])(\d+)(?=$|[/?&#.\-_])/g)].map((m) => m[1] as string);
-}

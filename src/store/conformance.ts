@@ -14,6 +14,7 @@ import { describe } from 'node:test';
 import { claimBasicsConformance } from './conformance-claims.js';
 import { contextConformance } from './conformance-context.js';
 import { dataConformance } from './conformance-data.js';
+import { fieldsConformance } from './conformance-fields.js';
 import { frontierBasicsConformance } from './conformance-frontier.js';
 import type { StoreFactory } from './conformance-kit.js';
 import { leaseConformance } from './conformance-leases.js';
@@ -49,7 +50,13 @@ export function recordsConformance(factory: StoreFactory): void {
   dataConformance(factory);
 }
 
-export { leaseConformance, linkGraphConformance, runRecordsConformance, searchConformance };
+export {
+  fieldsConformance,
+  leaseConformance,
+  linkGraphConformance,
+  runRecordsConformance,
+  searchConformance,
+};
 
 /** Each contract of `contracts.ts` and its suite. */
 export const CONTRACT_SUITES: Readonly<Record<string, (factory: StoreFactory) => void>> = {
@@ -61,6 +68,7 @@ export const CONTRACT_SUITES: Readonly<Record<string, (factory: StoreFactory) =>
   SearchIndex: searchConformance,
   RunRecords: runRecordsConformance,
   Revisits: revisitConformance,
+  ExtractedFields: fieldsConformance,
 };
 
 /** Every contract's suite, against the stores `factory` makes. */

@@ -3,6 +3,7 @@
 
 export type {
   Claims,
+  ExtractedFields,
   Frontier,
   Leases,
   LinkGraph,
@@ -12,6 +13,13 @@ export type {
   SearchIndex,
   Store,
 } from './contracts.js';
+export type {
+  FieldRecord,
+  FieldStats,
+  FieldsOptions,
+  FieldValue,
+  PageFields,
+} from './field-types.js';
 export { leaseLost, pidAlive, thisProcess } from './lease.js';
 export { createMemoryStore, MemoryStore } from './memory.js';
 export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from './options.js';

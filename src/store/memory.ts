@@ -5,16 +5,18 @@
  * all-or-nothing here.
  */
 
-import { InvalidOptionError, StoreError, StoreStateError } from '../errors/index.js';
+import { InvalidOptionError, StoreError } from '../errors/index.js';
 import { compressBody } from './bodies.js';
-import type { Revisits } from './contracts.js';
+import type { ExtractedFields, Revisits, RunRecords } from './contracts.js';
 import { HostPicker } from './host-claim.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner } from './lease.js';
-import { type Planned, planCommit } from './memory-commit.js';
+import { type Planned, planCommit, stateError } from './memory-commit.js';
+import { FieldBook, memoryFieldMethods } from './memory-fields.js';
 import { MemoryFrontier } from './memory-frontier.js';
 import { LeaseBook } from './memory-leases.js';
 import { MemoryRecords } from './memory-records.js';
 import { memoryRevisitMethods, RevisitBook } from './memory-revisits.js';
+import { memoryRunRecords } from './memory-runs.js';
 import { MemoryTotals } from './memory-totals.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
@@ -46,13 +48,11 @@ import type {
 import { SEED_PRIORITY, URL_STATES } from './types.js';
 import * as v from './validate.js';
 
-function stateError(verb: string, url: string, rec: UrlRecord | undefined): Error {
-  const is = rec === undefined ? 'not a known URL' : rec.state;
-  return new StoreStateError(`cannot ${verb} ${url}: it is ${is}, expected processing`, { url });
-}
-
-/** The `Revisits` methods, set in the constructor (memory-revisits.ts / sqlite-revisit-api.ts). */
-export interface MemoryStore extends Revisits {}
+/**
+ * The `Revisits`, `RunRecords` and `ExtractedFields` methods, set in the constructor
+ * (memory-revisits.ts, memory-runs.ts, memory-fields.ts).
+ */
+export interface MemoryStore extends Revisits, RunRecords, ExtractedFields {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class MemoryStore extends OutcomeShortcuts implements Store {
@@ -62,6 +62,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   readonly #r = new MemoryRecords();
   readonly #leases = new LeaseBook();
   readonly #rv = new RevisitBook();
+  readonly #fields = new FieldBook();
 
   constructor() {
     super();
@@ -74,11 +75,16 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       checkParents: (where, items, pending) => this.#f.checkParents(where, items, pending),
       addUrls: (items, parent) => this.#add(items, parent),
     });
-    Object.assign(this, rv);
+    const open = (op: string) => this.#open(op);
+    const fields = memoryFieldMethods({
+      book: this.#fields,
+      open,
+      urlOf: (u) => this.#urls.get(u),
+      pageOf: (u) => this.#r.pageOf(u),
+    });
+    Object.assign(this, rv, memoryRunRecords(open), fields);
   }
   readonly #seeds = new Set<string>();
-  #keywords = new Map<string, number>();
-  readonly #meta = new Map<string, string>();
   readonly #pending = new Set<Promise<unknown>>();
   #closing = false;
 
@@ -212,6 +218,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       return;
     }
     this.#r.page(rec, o.state, o.result, body);
+    if (o.state === 'complete' && o.result.fields != null) this.#fields.write(rec, o.result.fields);
     if (o.result.newUrls !== undefined) this.#f.add(o.result.newUrls, rec.url, t);
     t.fetchedOne(rec.url, o.state, o.result.bytes, true, p.from);
   }
@@ -229,11 +236,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     for (const u of urls) {
       const rec = this.#urls.get(u);
       if (rec?.state !== 'processing' || seen.has(u)) {
-        throw stateError(
-          'reclaim',
-          u,
-          seen.has(u) ? { ...(rec as UrlRecord), state: 'waiting' } : rec,
-        );
+        throw stateError('reclaim', u, seen.has(u) ? 'waiting' : rec?.state);
       }
       seen.add(u);
     }
@@ -333,34 +336,6 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       topHosts: t.topHosts(top),
       duplicates: { ...this.#r.duplicates },
     };
-  }
-
-  async setKeywords(
-    keywords: Readonly<Record<string, number>> | ReadonlyMap<string, number>,
-  ): Promise<void> {
-    this.#open('setKeywords');
-    const entries = v.checkKeywords('setKeywords', keywords);
-    this.#keywords = new Map(entries);
-  }
-
-  async getKeywords(): Promise<Map<string, number>> {
-    this.#open('getKeywords');
-    const e = [...this.#keywords].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-    return new Map(e);
-  }
-
-  async setMeta(key: string, value: unknown): Promise<void> {
-    this.#open('setMeta');
-    v.checkMetaKey('setMeta', key);
-    if (value === undefined) this.#meta.delete(key);
-    else this.#meta.set(key, v.metaJson(`setMeta ${key}`, value));
-  }
-
-  async getMeta<T = unknown>(key: string): Promise<T | undefined> {
-    this.#open('getMeta');
-    v.checkMetaKey('getMeta', key);
-    const text = this.#meta.get(key);
-    return text === undefined ? undefined : (JSON.parse(text) as T);
   }
 
   async setPageScores(items: readonly PageScores[]): Promise<void> {

@@ -466,4 +466,89 @@ describe('SQLite store migrations', () => {
       db.close();
     }
   });
+
+  it('brings a version 8 store up to date: a table of extracted fields, old pages without any', async () => {
+    const { dir, file, old } = oldStore(8);
+    const [a, b] = ['http://a.test/', 'http://a.test/b'];
+    const insert = old.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, NULL, ?)',
+    );
+    insert.run(1, a, hash53(a), 2, 0, SEED_PRIORITY, null, 10);
+    insert.run(2, b, hash53(b), 0, 1, 0.5, 1, 11);
+    old.exec(`INSERT INTO pages (url_id, fetched_at, status, bytes, title, relevance, etag) VALUES (1, 20, 200, 10, 'a', 0.9, '"a1"');
+      INSERT INTO history (url_id, fetched_at, status, state, relevance, depth) VALUES (1, 20, 200, 2, 0.9, 0);
+      UPDATE counters SET n = 1 WHERE name IN ('waiting', 'complete', 'fetched');
+      UPDATE counters SET n = 2 WHERE name = 'discovered';
+      UPDATE counters SET n = 3 WHERE name = 'next_id';`);
+    old.close();
+
+    await assert.rejects(
+      openStore(dir, { readonly: true }),
+      new RegExp(`schema version 8 and needs upgrading to ${SCHEMA_VERSION}`),
+    );
+    const s = await openStore(dir);
+    assert.deepEqual(
+      (await collect(s.pages())).map((p) => [p.url, p.title, p.etag]),
+      [[a, 'a', '"a1"']],
+    );
+    assert.deepEqual(await collect(s.fields()), []);
+    assert.deepEqual(await s.fieldStats(), []);
+    // The page kept before the upgrade takes fields by replaceFields, a new one with its outcome.
+    const title = (value: string | null) => ({
+      ruleSet: 'news',
+      field: 'title',
+      position: 0,
+      value,
+    });
+    assert.equal(await s.replaceFields([{ url: a, fields: [title('A')] }]), 1);
+    await s.claim(1);
+    await s.complete(b, {
+      fetchedAt: 30,
+      status: 200,
+      bytes: 3,
+      relevance: 0.5,
+      fields: [title(null)],
+    });
+    assert.deepEqual(
+      (await collect(s.fields())).map((f) => [f.url, f.value]),
+      [
+        [a, 'A'],
+        [b, null],
+      ],
+    );
+    assert.deepEqual(await s.fieldStats(), [
+      { ruleSet: 'news', pages: 2, fields: [{ field: 'title', filled: 1 }] },
+    ]);
+    await s.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      assert.deepEqual(
+        (db.pragma('table_info(fields)') as { name: string; type: string; pk: number }[]).map(
+          (c) => [c.name, c.type, c.pk],
+        ),
+        [
+          ['url_id', 'INTEGER', 1],
+          ['rule_set', 'TEXT', 2],
+          ['field', 'TEXT', 3],
+          ['position', 'INTEGER', 4],
+          ['value', 'TEXT', 0],
+        ],
+      );
+      assert.deepEqual(
+        db.prepare('SELECT url_id, rule_set, field, position, value FROM fields').all(),
+        [
+          { url_id: 1, rule_set: 'news', field: 'title', position: 0, value: 'A' },
+          { url_id: 2, rule_set: 'news', field: 'title', position: 0, value: null },
+        ],
+      );
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      db.close();
+    }
+    // Opened again, nothing is migrated twice.
+    const again = await openStore(dir, { readonly: true });
+    assert.equal((await collect(again.fields())).length, 2);
+    await again.close();
+  });
 });

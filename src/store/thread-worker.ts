@@ -25,7 +25,7 @@ export type ThreadReply =
   | { id: number; ok: unknown }
   | { id: number; error: ReturnType<typeof errorToData> };
 
-const ITERATIONS = new Set(['history', 'pages', 'urls', 'links', 'revisits', 'visits']);
+const ITERATIONS = new Set(['history', 'pages', 'urls', 'links', 'revisits', 'visits', 'fields']);
 
 async function serve(store: SqliteStore, port: NonNullable<typeof parentPort>): Promise<void> {
   const cursors = new Map<number, AsyncIterator<unknown>>();

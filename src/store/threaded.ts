@@ -12,6 +12,7 @@
 import type { Worker } from 'node:worker_threads';
 import { type ErrorData, errorFromData, InvalidOptionError, StoreError } from '../errors/index.js';
 import { type HeapLimits, startWorker } from '../thread/index.js';
+import type { FieldRecord, FieldStats, FieldsOptions, PageFields } from './field-types.js';
 import { checkCommitOptions } from './lease.js';
 import type { StoreOptionsInput } from './options.js';
 import type {
@@ -53,6 +54,7 @@ import type {
 } from './types.js';
 import { URL_STATES } from './types.js';
 import { checkOutcomes } from './validate.js';
+import { checkFieldsOptions } from './validate-fields.js';
 import { encodeOutcomes } from './wire.js';
 
 /** Items fetched from the thread per round trip of an iteration. */
@@ -291,6 +293,19 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
 
   links(): AsyncIterable<LinkRecord> {
     return this.#iterate('links', []);
+  }
+
+  replaceFields(items: readonly PageFields[]): Promise<number> {
+    return this.#call('replaceFields', [items]);
+  }
+
+  fields(options?: FieldsOptions): AsyncIterable<FieldRecord> {
+    const url = checkFieldsOptions('fields options', options);
+    return this.#iterate('fields', url === undefined ? [] : [{ url }]);
+  }
+
+  fieldStats(): Promise<FieldStats[]> {
+    return this.#call('fieldStats', []);
   }
 
   scheduleRevisits(items: readonly RevisitSchedule[]): Promise<number> {

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { crawl } from '../../src/crawl/index.js';
 import { createFetcher } from '../../src/fetch/index.js';
-import { collectSample, learnSiteModel, type SiteModel } from '../../src/sitemodel/index.js';
+import {
+  collectSample,
+  learnSiteModel,
+  SAMPLE_PAGES,
+  SAMPLE_PER_PATTERN,
+  type SiteModel,
+} from '../../src/sitemodel/index.js';
 import { openStore } from '../../src/store/index.js';
 import {
   classifyForumUrl,
@@ -27,12 +33,18 @@ let web: TestWeb;
 let modelFile: string;
 before(async () => {
   web = await startTestWeb({ port: 0, seed: 1, clockStartMs: BEFORE, forumRedesignMs: REDESIGN });
-  // The model of the forum as it was, learnt before the redesign.
+  // The model of the forum as it was, learnt before the redesign (the default sample).
   const seed = 'http://forum.test/';
   const inScope = createScopeFilter({ mode: 'same-host', seeds: [seed] });
   const f = createFetcher({ ...fetcher(), scope: inScope });
   try {
-    const sample = await collectSample({ seeds: [seed], pages: 200, fetcher: f, inScope });
+    const sample = await collectSample({
+      seeds: [seed],
+      pages: SAMPLE_PAGES,
+      perPattern: SAMPLE_PER_PATTERN,
+      fetcher: f,
+      inScope,
+    });
     const model: SiteModel = learnSiteModel(sample.pages);
     modelFile = join(dir, 'forum.json');
     writeFileSync(modelFile, JSON.stringify(model));
