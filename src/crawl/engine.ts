@@ -237,6 +237,7 @@ export class Engine {
         this.#f.counts.waiting += n;
       }
       await this.#sitemaps?.close();
+      await this.siteFilter?.close();
       await this.#trim();
       await this.#keeper.close();
       if (this.siteFilter !== undefined)

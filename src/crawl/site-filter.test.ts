@@ -61,7 +61,7 @@ describe('SiteFilter', () => {
       release = r;
     });
     const f = new SiteFilter(handModel(), (m) => warnings.push(m), 3, {
-      learn: async (examples) => {
+      learn: async (examples, _signal) => {
         asked.push([...examples]);
         await learnt;
         return next;
@@ -109,5 +109,33 @@ describe('SiteFilter', () => {
     );
     assert.equal(f.allows(`${H}/t/1`), true);
     assert.equal(f.stats.relearns, undefined);
+  });
+
+  it('stops a relearn under way when the crawl ends (close), keeping the old model', async () => {
+    const warnings: string[] = [];
+    let seen: AbortSignal | undefined;
+    const queued: string[] = [];
+    const f = new SiteFilter(handModel(), (m) => warnings.push(m), 2, {
+      learn: (_examples, signal) => {
+        seen = signal;
+        return new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => reject(new Error('sample stopped')));
+        });
+      },
+      queue: async (urls) => {
+        queued.push(...urls);
+      },
+    });
+    f.allows(`${H}/v2/a-1`);
+    f.allows(`${H}/v2/a-2`);
+    assert.ok(f.pending !== null);
+    await f.close();
+    assert.equal(seen?.aborted, true);
+    assert.deepEqual(queued, []);
+    assert.equal(f.pending, null);
+    assert.match(
+      warnings.at(-1)!,
+      /learning it again failed, the old one stays: Error: sample stopped/,
+    );
   });
 });

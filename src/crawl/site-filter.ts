@@ -43,7 +43,7 @@ export const MAX_RELEARNS = 3;
  * kind of page) and queues the held URLs the new model takes.
  */
 export interface Relearner {
-  learn(examples: readonly string[]): Promise<SiteModel>;
+  learn(examples: readonly string[], signal: AbortSignal): Promise<SiteModel>;
   queue(urls: readonly string[]): Promise<void>;
 }
 /** The site model a run filtered links by, written when it starts (for `status` and the report). */
@@ -63,6 +63,7 @@ export class SiteFilter {
   #unknownNow = 0;
   /** The relearn under way, if any (so that a crawl can wait for it). */
   pending: Promise<void> | null = null;
+  readonly #stop = new AbortController();
   readonly stats: SiteFilterStats = { valid: 0, refused: {}, unknown: 0, unknownExamples: [] };
 
   constructor(
@@ -76,6 +77,12 @@ export class SiteFilter {
     this.#limit = unknownLimit;
     this.#warn = warn;
     this.#relearner = relearner;
+  }
+
+  /** Stops a relearn under way (the crawl is ending) and waits for it. */
+  async close(): Promise<void> {
+    this.#stop.abort();
+    await this.pending;
   }
 
   /** Puts `model` in place of the current one. */
@@ -142,7 +149,9 @@ export class SiteFilter {
     const held = this.#held ?? [];
     try {
       const examples = [...new Set([example, ...this.stats.unknownExamples])];
-      const model = await relearner.learn(examples);
+      const model = await relearner.learn(examples, this.#stop.signal);
+      if (this.#stop.signal.aborted)
+        throw new Error('the crawl ended before the sample was complete');
       this.replace(model);
       this.stats.relearns = (this.stats.relearns ?? 0) + 1;
       this.#held = null;

@@ -86,7 +86,7 @@ export interface RelearnDeps {
  */
 export function siteRelearner(d: RelearnDeps): Relearner {
   return {
-    async learn(examples) {
+    async learn(examples, signal) {
       const hosts = new Set(examples.map((u) => new URL(u).host));
       const seeds = [...[...d.seeds].filter((s) => hosts.has(new URL(s).host)), ...examples];
       const inScope = createScopeFilter({ mode: 'same-host', seeds });
@@ -96,7 +96,9 @@ export function siteRelearner(d: RelearnDeps): Relearner {
         perPattern: SAMPLE_PER_PATTERN,
         fetcher: d.fetcher,
         inScope,
+        signal,
       });
+      if (signal.aborted) throw new Error('the crawl ended before the sample was complete');
       const model = learnSiteModel(sample.pages);
       const file = typeof d.store === 'string' ? join(d.store, SITE_MODEL_FILE) : undefined;
       if (file !== undefined) await writeSiteModel(file, model);
