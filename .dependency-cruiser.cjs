@@ -12,7 +12,7 @@ const LAYERS = [
   ['schedule', 'testweb', 'text', 'url'],
   ['fetch', 'relevance', 'search'],
   ['discover', 'frontier', 'labels', 'parse', 'store'],
-  ['page'],
+  ['extract', 'page'],
   ['dedup', 'inspect', 'learn', 'ranking'],
   ['sitemodel'],
   ['crawl'],

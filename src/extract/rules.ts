@@ -113,7 +113,7 @@ function read(text: string, file: string): Source {
 
 function describe(v: unknown): string {
   if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
+  if (Array.isArray(v)) return v.length === 0 ? 'an empty list' : 'a list';
   if (typeof v === 'object') return 'an object';
   return JSON.stringify(v);
 }
@@ -145,7 +145,7 @@ function schemaProblem(src: Source, error: z.ZodError): FocusCrawlError {
   const detail =
     value === undefined
       ? `missing key ${JSON.stringify(String(path[path.length - 1]))}`
-      : `${issue.message}, got ${describe(value)}`;
+      : `${issue.message.replace(/^Invalid (?:input|option): /, '').replace(/, received \w+$/, '')}, got ${describe(value)}`;
   return problem(src, path, detail, error);
 }
 

@@ -45,7 +45,11 @@ export const fieldSchema = z.strictObject({
   // Source kinds: exactly one per field.
   between: betweenSchema.optional(),
   /** A selector string (text of the elements), or { selector, attr?, html? }. */
-  css: z.union([z.string().min(1), cssObjectSchema]).optional(),
+  css: z
+    .union([z.string().min(1), cssObjectSchema], {
+      error: 'expected a selector or { "selector", "attr"?, "html"? }',
+    })
+    .optional(),
   /** A JavaScript regular expression with exactly one named group, `(?<name>…)`. */
   regex: z.string().min(1).optional(),
   /** Flags for `regex`, among `i`, `m`, `s`, `u`, `v` (`g` is implied). */
@@ -99,7 +103,9 @@ export const ruleSetSchema = z.strictObject({
   /** Names the rule set in results and messages; unique within the file. */
   name: z.string().min(1),
   /** A regular expression (or several) matched against the page's URL (unanchored). */
-  urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+  urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+    error: 'expected a regular expression or a list of them',
+  }),
   /** Field name → rule; at least one. */
   fields: z.record(z.string().min(1), fieldSchema),
 });
