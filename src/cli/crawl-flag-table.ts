@@ -260,6 +260,13 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     help: 'follow links on its hosts only where a valid pattern of this site model takes them (focuscrawl site-model learn); learn: learn one first from the seeds',
   },
   {
+    flag: 'extract',
+    arg: 'FILE',
+    option: 'extract',
+    read: text,
+    help: 'extract fields from kept pages by these rules (JSON or YAML; docs/extract.md) into the store',
+  },
+  {
     flag: 'relearn',
     option: 'relearn',
     read: on(true),

@@ -23,7 +23,9 @@ Commands:
                                           PageRank (or HITS) and the final score P of kept pages
   search --store DIR "words" [--limit N] [--json]
                                           full-text search of kept pages (Chinese and English)
-  inspect URL [--topic FILE] [--json]     fetch one page as the crawler would and explain it
+  extract --store DIR --rules FILE        run field extraction rules over the stored pages
+  inspect URL [--topic FILE] [--rules FILE] [--json]
+                                          fetch one page as the crawler would and explain it
   topic learn --positive SRC... [--negative SRC...] [--expert FILE] [--out FILE]
                                           learn a topic file from example pages (TF-IDF)
   train --positive SRC... --negative SRC... --out MODEL.json [--density normal|kernel]
@@ -65,6 +67,7 @@ const commands: Record<string, () => Promise<Command>> = {
   report: async () => (await import('./commands/report.js')).reportCommand,
   rank: async () => (await import('./commands/rank.js')).rankCommand,
   search: async () => (await import('./commands/search.js')).searchCommand,
+  extract: async () => (await import('./commands/extract.js')).extractCommand,
   inspect: async () => (await import('./commands/inspect.js')).inspectCommand,
   topic: async () => (await import('./commands/topic.js')).topicCommand,
   train: async () => (await import('./commands/train.js')).trainCommand,

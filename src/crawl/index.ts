@@ -10,6 +10,7 @@ export {
   type StrategyName,
   strategyOptionsSchema,
 } from './options.js';
+export { type ReextractSummary, reextract } from './reextract.js';
 export { CrawlRun, crawl } from './run.js';
 export {
   DEFAULT_UNKNOWN_LIMIT,

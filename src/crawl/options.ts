@@ -211,6 +211,13 @@ export const crawlOptionsSchema = z.strictObject({
    */
   siteModel: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
   /**
+   * Field extraction rules (docs/extract.md): a rule file (JSON or YAML) or the rules
+   * themselves. Each kept page whose URL a rule set matches gets its fields in the
+   * store's `fields` table, in the same transaction as the page.
+   * @default none
+   */
+  extract: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+  /**
    * With `siteModel`: when links matching none of the model's patterns pass the
    * structure-change limit (50), learn the model again from a fresh sample of the
    * hosts (through the crawl's own fetcher, its delays holding), keep it in the store

@@ -4,6 +4,14 @@
  * their priorities. Pure apart from the `seen` cache it consults and fills.
  */
 import { createHash } from 'node:crypto';
+import {
+  extractPage,
+  type FieldRow,
+  fieldRows,
+  matchingRuleSets,
+  type Rules,
+} from '../extract/index.js';
+import { decodeBody, sniffContent } from '../fetch/charset/index.js';
 import { type FetchResult, validatorsOf } from '../fetch/index.js';
 import type { LinkStrategy, ParentInfo } from '../frontier/index.js';
 import { judgePage } from '../page/index.js';
@@ -49,6 +57,8 @@ export interface PageRules {
   storeBodies: 'kept' | 'all' | 'none';
   /** Give kept pages' text to the store's full-text index. */
   fullText: boolean;
+  /** Field extraction rules for kept pages; null when none. */
+  extract: Rules | null;
   seen: SeenUrls;
   /** Receives every page's text when the topic vector adapts. */
   collect?: (text: string, kept: boolean) => void;
@@ -263,6 +273,7 @@ export function pageOutcome(
     // Stored bodies are hashed by the store (off the crawl's thread).
     ...(storeBody ? { body: res.body } : { contentHash: md5Hex(res.body) }),
     ...(kept && rules.fullText && (text !== '' || title !== '') ? { text } : {}),
+    ...(kept && rules.extract !== null ? extractedFields(rules.extract, pageUrl, res) : {}),
     ...(dedup?.simhash ? { simhash: dedup.simhash, textHash: dedup.textHash } : {}),
     ...(links ? { links } : {}),
     ...(newUrls ? { newUrls } : {}),
@@ -316,6 +327,17 @@ function pageResult(
     },
     relevance: result.relevance,
   };
+}
+
+/** The kept page's fields by the rule sets that match its URL (none: nothing to add). */
+function extractedFields(rules: Rules, url: string, res: FetchResult): { fields?: FieldRow[] } {
+  if (
+    matchingRuleSets(rules, url).length === 0 ||
+    sniffContent(res.contentType, res.body) !== 'html'
+  )
+    return {};
+  const html = decodeBody(res.body, res.contentType).text;
+  return { fields: fieldRows(extractPage(rules, { url, html })) };
 }
 
 function md5Hex(body: Uint8Array): string {

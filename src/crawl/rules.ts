@@ -47,6 +47,7 @@ export class RuleKeeper {
       maxDepth: o.maxDepth ?? Number.POSITIVE_INFINITY,
       storeBodies: o.storeBodies,
       fullText: o.fullText === 'kept',
+      extract: s.extract ?? null,
       dedup: null,
       seen,
       siblings: strategy.siblings ? new SiblingLinks(strategy.siblings, seen) : null,

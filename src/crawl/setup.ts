@@ -5,6 +5,7 @@ import { join } from 'node:path';
  * processing, resolve the topic, seed, and record the topic and the run.
  */
 import { InvalidOptionError } from '../errors/index.js';
+import { loadRules, parseRules, type Rules } from '../extract/index.js';
 import {
   DEFAULT_THRESHOLD,
   META_THRESHOLD,
@@ -56,6 +57,8 @@ export interface Setup {
   unlock: () => void;
   /** The run's claims on the store (lease.ts); the engine closes it. */
   lease: CrawlLease;
+  /** The field extraction rules (`extract`), read and checked. */
+  extract: Rules | undefined;
   /** The site model links are filtered by (`siteModel`), read and checked. */
   siteModel: SiteModel | undefined;
 }
@@ -108,6 +111,12 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       : typeof o.siteModel === 'string'
         ? await loadSiteModel(o.siteModel)
         : parseSiteModel(o.siteModel, 'siteModel');
+  const extract =
+    o.extract === undefined
+      ? undefined
+      : typeof o.extract === 'string'
+        ? await loadRules(o.extract)
+        : parseRules(JSON.stringify(o.extract), 'extract');
   const topic = resolveTopic(o.topic);
   if (topic.keywords.length === 0) {
     throw new InvalidOptionError('the topic has no keywords: give at least one { "word": weight }');
@@ -202,6 +211,7 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       warnings,
       unlock,
       lease,
+      extract,
       siteModel:
         o.siteModel === 'learn'
           ? await learnOrReuse(o.store, [...(await store.getSeeds())], o.fetcher, (m) =>

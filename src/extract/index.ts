@@ -5,6 +5,7 @@ export { renderText } from './document.js';
 export { extractPage, fieldValues, matchingRuleSets, NO_RULE_SET } from './extract.js';
 export { parseMoney } from './money.js';
 export { parseNumber } from './number.js';
+export { type FieldRow, fieldRows } from './rows.js';
 export { loadRules, parseRules } from './rules.js';
 export type {
   BetweenSource,

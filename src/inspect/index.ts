@@ -2,6 +2,8 @@
 // made on the way (robots, redirects, charset, parse, relevance). Composes stages;
 // implements none of them.
 
+import { extractPage, type PageExtraction, type Rules } from '../extract/index.js';
+import { decodeBody } from '../fetch/charset/index.js';
 import type { FetchResult, RobotsVerdict } from '../fetch/index.js';
 import { createFetcher, type FetcherOptionsInput } from '../fetch/index.js';
 import { judgePage } from '../page/index.js';
@@ -15,6 +17,8 @@ export interface InspectOptions {
   threshold?: number;
   /** Characters of visible text kept in the report. @default 500 */
   excerptChars?: number;
+  /** Field extraction rules to run on the page (docs/extract.md). */
+  rules?: Rules;
 }
 
 export interface InspectReport {
@@ -47,6 +51,8 @@ export interface InspectReport {
         keywords: Array<{ word: string; weight: number; count: number }>;
       }
     | undefined;
+  /** With `rules`: what each field got, and why a field got nothing. */
+  fields: PageExtraction | undefined;
 }
 
 export async function inspectUrl(
@@ -65,6 +71,7 @@ export async function inspectUrl(
       charset: undefined,
       page: undefined,
       relevance: undefined,
+      fields: undefined,
     };
     let res: FetchResult;
     try {
@@ -110,6 +117,11 @@ export async function inspectUrl(
           nofollow: l.nofollow,
         })),
       };
+    }
+    if (options.rules !== undefined) {
+      // As the crawl extracts: from the HTML of the final URL (crawl/page.ts).
+      const html = page ? decodeBody(body, res.contentType ?? undefined).text : '';
+      report.fields = extractPage(options.rules, { url: res.finalUrl, html });
     }
     if (scored !== undefined) {
       report.relevance = {

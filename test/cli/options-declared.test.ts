@@ -164,6 +164,7 @@ const SAMPLES: Record<string, string> = {
   include: 'a',
   exclude: 'b',
   'site-model': 'site.json',
+  extract: 'rules.json',
   'max-frontier': '100',
   resolve: 'a.test=127.0.0.1:1',
   proxy: 'http://127.0.0.1:3128/',

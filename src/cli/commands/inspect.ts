@@ -1,4 +1,5 @@
 import { CliUsageError } from '../../errors/index.js';
+import { loadRules, NO_RULE_SET, type PageExtraction } from '../../extract/index.js';
 import { type InspectReport, inspectUrl } from '../../inspect/index.js';
 import { loadTopicFile } from '../../relevance/index.js';
 import { canonicalizeUrlOrThrow } from '../../url/index.js';
@@ -6,7 +7,7 @@ import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
 
-const HELP = `Usage: focuscrawl inspect URL [--topic FILE] [--threshold R] [--json] [--links N] [fetcher options]
+const HELP = `Usage: focuscrawl inspect URL [--topic FILE] [--threshold R] [--rules FILE] [--json] [--links N] [fetcher options]
 
 Fetches one page as the crawler would and shows the status, redirects, the robots.txt
 verdict, the charset and how it was found, the title, a text excerpt, the links with
@@ -16,6 +17,8 @@ A single inspect is polite by construction (one page, robots.txt obeyed).
   --topic FILE       topic file (JSON: { "keywords": { "word": weight, ... } })
   --threshold R      keep/discard threshold for the verdict (default: the topic's, else 0.1)
   --links N          links to list in text output (default 20; --json lists all)
+  --rules FILE       field extraction rules (docs/extract.md): what each field got,
+                     and for a field that got nothing, why
   --json             print the whole report as JSON
 
 ${fetchFlagsHelp}`;
@@ -24,6 +27,7 @@ const flags: FlagSpec = {
   ...fetchFlags,
   topic: { type: 'string' },
   threshold: { type: 'string' },
+  rules: { type: 'string' },
   links: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -50,7 +54,10 @@ export async function inspectCommand(argv: string[], io: Io): Promise<number> {
       `focuscrawl inspect: --threshold must be a number in [0, 1], got "${thresholdRaw}"`,
     );
   }
+  const rulesFile = str(p, 'rules');
+  const rules = rulesFile === undefined ? undefined : await loadRules(rulesFile);
   const report = await inspectUrl(url, {
+    ...(rules ? { rules } : {}),
     fetcher: fetcherOptionsFromFlags(p, 'inspect'),
     ...(topicFile ? { topic: loadTopicFile(topicFile) } : {}),
     ...(threshold !== undefined ? { threshold } : {}),
@@ -126,5 +133,24 @@ export function formatReport(r: InspectReport, maxLinks: number): string {
       lines.push(`  ${k.word.padEnd(16)} weight ${k.weight}  count ${k.count}`);
     if (present.length === 0) lines.push('  (no topic keyword occurs on the page)');
   }
+  if (r.fields) lines.push(...formatExtraction(r.fields));
   return lines.join('\n');
+}
+
+/** What each field of each matching rule set got, and why a field got nothing. */
+function formatExtraction(e: PageExtraction): string[] {
+  if (e.matched.length === 0) return [`${'Fields'.padEnd(12)} none: ${e.reason ?? NO_RULE_SET}`];
+  const lines: string[] = [];
+  for (const rs of e.matched) {
+    const missing = rs.missingRequired.length;
+    lines.push(
+      `${'Fields'.padEnd(12)} rule set "${rs.ruleSet}"${missing > 0 ? `: ${missing} required field${missing === 1 ? '' : 's'} missing (${rs.missingRequired.join(', ')})` : ''}`,
+    );
+    for (const f of rs.fields) {
+      const label = `  ${f.name}${f.required ? ' *' : ''}`.padEnd(18);
+      if (f.values.length === 0) lines.push(`${label} —  ${f.reason ?? 'no value'}`);
+      for (const v of f.values) lines.push(`${label} ${clip(v.value.replace(/\s+/g, ' '), 120)}`);
+    }
+  }
+  return lines;
 }

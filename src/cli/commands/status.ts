@@ -12,6 +12,7 @@ import { formatPercent } from '../../util/index.js';
 import { META_PLAN, META_WATCH } from '../../watch/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
+import { formatFieldStats } from './fields-text.js';
 
 const HELP = `Usage: focuscrawl status --store DIR [--json] [--top-hosts N] [--top-pages N]
 
@@ -26,7 +27,9 @@ requests per second spent over the last hour, revisits beside new fetches, what 
 found (changed, unchanged, gone, failed), the plan's expected freshness and change
 rates λ̂, and what is due next;
 and, when the crawl ran with a site model (--site-model), the links it followed and
-refused, and the requests per URL pattern with the share on valid patterns.
+refused, and the requests per URL pattern with the share on valid patterns;
+and, when fields were extracted (crawl --extract, focuscrawl extract), the pages
+each rule set matched and each field's fill rate.
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store
@@ -71,6 +74,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
     const siteModel = (await store.getMeta(META_SITE_FILTER)) as SiteFilterStats | undefined;
     const model = await readStoreSiteModel(store, dir);
     const requests = model === null ? undefined : await storeRequestsByPattern(store, model);
+    const fields = await store.fieldStats();
     if (bool(p, 'json'))
       io.out(
         JSON.stringify(
@@ -79,6 +83,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
             ...data,
             ...(siteModel ? { siteModel } : {}),
             ...(requests ? { siteModelRequests: requests } : {}),
+            ...(fields.length > 0 ? { fields } : {}),
           },
           null,
           2,
@@ -88,6 +93,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
       const section = [
         ...(siteModel ? [formatSiteFilter(siteModel)] : []),
         ...(requests ? [formatRequests(requests, siteModel === undefined)] : []),
+        ...(fields.length > 0 ? [formatFieldStats(fields)] : []),
       ];
       io.out(
         `Store           ${dir}\n${formatStatus(data)}${section.length > 0 ? `\n${section.join('\n')}` : ''}`,

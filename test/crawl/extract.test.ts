@@ -1,0 +1,178 @@
+// `crawl --extract`: the fields of the job pages a crawl of jobs.test keeps are in the
+// store's fields table, each equal to the test web's truth (jobFields), written with
+// the page; status shows the fill rates; `focuscrawl extract` re-runs rules on the
+// stored bodies without fetching.
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { crawl } from '../../src/crawl/index.js';
+import { parseMoney } from '../../src/extract/index.js';
+import { type FieldRecord, openStore } from '../../src/store/index.js';
+import { jobFields, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { runCli } from '../run-cli.js';
+
+const RULES = join(import.meta.dirname, '../../examples/jobs-rules.json');
+const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-extract-'));
+let web: TestWeb;
+before(async () => {
+  web = await startTestWeb({ port: 0 });
+});
+after(async () => {
+  await web.close();
+});
+
+const fetcher = () => ({ resolve: [web.resolve], allowPrivateAddresses: true, delayMs: 0 });
+/** Programming jobs, in Chinese. */
+const topic = {
+  keywords: { 开发: 3, 工程师: 2, 程序: 2, 代码: 2, 软件: 2, Java: 1, Python: 1, 算法: 1, 测试: 1 },
+  threshold: 0.1,
+};
+
+/** Fields by page URL, then field name (values in position order). */
+async function fieldsOf(store: string): Promise<Map<string, Map<string, (string | null)[]>>> {
+  const st = await openStore(store, { readonly: true });
+  const out = new Map<string, Map<string, (string | null)[]>>();
+  try {
+    for await (const r of st.fields() as AsyncIterable<FieldRecord>) {
+      const page = out.get(r.url) ?? new Map<string, (string | null)[]>();
+      page.set(r.field, [...(page.get(r.field) ?? []), r.value]);
+      out.set(r.url, page);
+    }
+  } finally {
+    await st.close();
+  }
+  return out;
+}
+
+test('crawl --extract keeps every kept job page with its fields, each equal to the truth', async () => {
+  const store = join(dir, 'jobs');
+  const s = await crawl({
+    store,
+    topic,
+    seeds: ['http://jobs.test/'],
+    scope: 'same-host',
+    maxPages: 150,
+    sitemaps: 'none',
+    extract: RULES,
+    fetcher: fetcher(),
+  });
+  assert.ok(s.run.complete >= 20, `${s.run.complete} kept`);
+  const fields = await fieldsOf(store);
+  const st = await openStore(store, { readonly: true });
+  const keptJobs: string[] = [];
+  try {
+    for await (const p of st.pages())
+      if (p.state === 'complete' && /\/job\/\d+$/.test(p.url)) keptJobs.push(p.url);
+  } finally {
+    await st.close();
+  }
+  assert.ok(keptJobs.length >= 10, `${keptJobs.length} job pages kept`);
+  // Every kept job page has its fields; nothing else has any.
+  assert.deepEqual([...fields.keys()].sort(), [...keptJobs].sort());
+  let programming = 0;
+  for (const url of keptJobs) {
+    const truth = jobFields(1, Number(/\/job\/(\d+)$/.exec(url)![1]));
+    if (truth.category === 'programming') programming++;
+    const f = fields.get(url)!;
+    const one = (name: string) => f.get(name)?.[0] ?? null;
+    assert.equal(one('title'), truth.title, url);
+    assert.equal(one('company'), truth.company, url);
+    assert.equal(one('place'), truth.place, url);
+    assert.equal(one('date'), truth.date, url);
+    assert.equal(one('description'), truth.description, url);
+    // Money is normalised (docs/extract.md); 面议 ("negotiable") has no amount.
+    assert.equal(one('salary'), parseMoney(truth.salary, 'CNY') ?? null, url);
+  }
+  assert.ok(programming >= 10, `${programming} programming jobs kept`);
+  // status: per rule set, the pages it matched and each field's fill rate.
+  const status = await runCli('status', '--store', store);
+  assert.match(status.out, new RegExp(`^Fields\\s+jobs: ${keptJobs.length} pages`, 'm'));
+  assert.match(status.out, /title\s+100\.0%/);
+});
+
+test('focuscrawl extract re-runs rules on the stored bodies without fetching', async () => {
+  const store = join(dir, 'again');
+  await crawl({
+    store,
+    topic,
+    seeds: ['http://jobs.test/'],
+    scope: 'same-host',
+    maxPages: 60,
+    sitemaps: 'none',
+    fetcher: fetcher(),
+  });
+  assert.equal((await fieldsOf(store)).size, 0);
+  // Rules that take the title alone, and a field no page has.
+  const rules = join(dir, 'titles.yaml');
+  writeFileSync(
+    rules,
+    [
+      'version: 1',
+      'ruleSets:',
+      '  - name: titles',
+      "    urls: '/job/\\d+$'",
+      '    fields:',
+      '      title: { css: h1.job-title, required: true }',
+      '      logo: { css: { selector: img.logo, attr: src } }',
+      '',
+    ].join('\n'),
+  );
+  const since = web.requests.length;
+  const r = await runCli('extract', '--store', store, '--rules', rules);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(web.requests.length, since, 'extract fetched something');
+  const fields = await fieldsOf(store);
+  assert.ok(fields.size >= 5, `${fields.size} pages`);
+  for (const [url, f] of fields) {
+    const truth = jobFields(1, Number(/\/job\/(\d+)$/.exec(url)![1]));
+    assert.deepEqual(f.get('title'), [truth.title]);
+    assert.deepEqual(f.get('logo'), [null]);
+  }
+  assert.match(r.out, new RegExp(`titles: ${fields.size} pages`));
+  assert.match(r.out, /logo\s+0\.0%/);
+  // A bad rule file is refused naming the file and the field, and nothing is written.
+  const bad = join(dir, 'bad.json');
+  writeFileSync(
+    bad,
+    '{"version":1,"ruleSets":[{"name":"x","urls":"a","fields":{"t":{"css":"h1","regex":"(?<a>b)"}}}]}',
+  );
+  const b = await runCli('extract', '--store', store, '--rules', bad);
+  assert.notEqual(b.code, 0);
+  assert.match(b.err, /bad\.json.*rule set "x", field "t"/);
+});
+
+test('inspect --rules shows what each field got, and why a field got nothing', async () => {
+  const fast = ['--resolve', web.resolve, '--delay-ms', '0'];
+  const truth = jobFields(1, 7);
+  const r = await runCli('inspect', 'http://jobs.test/job/7', '--rules', RULES, ...fast);
+  assert.equal(r.code, 0, r.err);
+  assert.match(r.out, /^Fields\s+rule set "jobs"$/m);
+  assert.match(r.out, new RegExp(`^\\s+title \\*\\s+${truth.title}$`, 'm'));
+  assert.match(r.out, new RegExp(`^\\s+company\\s+${truth.company}$`, 'm'));
+  // A list page: no rule set matches its URL.
+  const list = await runCli('inspect', 'http://jobs.test/list/1', '--rules', RULES, ...fast);
+  assert.match(list.out, /^Fields\s+none: no rule set matched the URL$/m);
+  // Rules whose markers the page lacks: the required field is missing, with the reason.
+  const odd = join(dir, 'odd.json');
+  writeFileSync(
+    odd,
+    JSON.stringify({
+      version: 1,
+      ruleSets: [
+        {
+          name: 'jobs',
+          urls: '/job/\\d+$',
+          fields: { summary: { between: { start: '工作摘要', end: '申请' }, required: true } },
+        },
+      ],
+    }),
+  );
+  const j = await runCli('inspect', 'http://jobs.test/job/7', '--rules', odd, '--json', ...fast);
+  const rep = JSON.parse(j.out) as {
+    fields: { matched: { missingRequired: string[]; fields: { reason?: string }[] }[] };
+  };
+  assert.deepEqual(rep.fields.matched[0]!.missingRequired, ['summary']);
+  assert.match(rep.fields.matched[0]!.fields[0]!.reason ?? '', /start marker "工作摘要" not found/);
+});
