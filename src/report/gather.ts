@@ -17,7 +17,7 @@ import {
 } from '../ranking/index.js';
 import type { ThresholdHistory, TopicChange } from '../relevance/history.js';
 import { createRequestTally, type RequestsByPattern } from '../sitemodel/index.js';
-import type { HostStats, StateCounts, Store } from '../store/index.js';
+import type { FieldStats, HostStats, StateCounts, Store } from '../store/index.js';
 import { Decimator } from '../util/index.js';
 import { gatherRevisits, type RevisitReport } from './revisits.js';
 import {
@@ -130,6 +130,8 @@ export interface ReportData {
   revisits: RevisitReport | null;
   /** The crawl's requests by the site model's URL patterns; null when the store has no model. */
   siteModel: SiteModelReport | null;
+  /** Extracted fields per rule set (pages matched, fill rates); empty when none. */
+  fields: FieldStats[];
 }
 
 /** The site model of the store and the requests of its history by the model's patterns. */
@@ -327,5 +329,6 @@ export async function gatherReport(store: Store, o: GatherOptions): Promise<Repo
       model === null || requests === null
         ? null
         : { hosts: model.hosts, learnedAt: model.learnedAt, requests: requests.result() },
+    fields: await store.fieldStats(),
   };
 }

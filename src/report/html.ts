@@ -13,6 +13,7 @@ import {
   statesChart,
   thresholdChart,
 } from './charts.js';
+import { fieldsSection } from './fields-section.js';
 import { displayHost, escapeHtml as e, formatTime, pageCell } from './format.js';
 import type { ReportData, TopPage } from './gather.js';
 import { htmlDocument } from './page.js';
@@ -248,6 +249,7 @@ export function renderReport(d: ReportData, o: { title: string; topPages: number
         : 'Cumulative outcomes by fetch order (the crawl has long idle gaps between runs, or took no measurable time). Waiting is approximate: URLs discovered by then minus URLs fetched by then; URLs trimmed from a full frontier are not counted.',
     ),
     siteModelSection(d),
+    fieldsSection(d),
     revisitSection(d),
     rankedSection(d, o.topPages),
     topPages(d, o.topPages),

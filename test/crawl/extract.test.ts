@@ -3,7 +3,7 @@
 // the page; status shows the fill rates; `focuscrawl extract` re-runs rules on the
 // stored bodies without fetching.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -90,6 +90,14 @@ test('crawl --extract keeps every kept job page with its fields, each equal to t
   const status = await runCli('status', '--store', store);
   assert.match(status.out, new RegExp(`^Fields\\s+jobs: ${keptJobs.length} pages`, 'm'));
   assert.match(status.out, /title\s+100\.0%/);
+  // The report: the same, per rule set.
+  const html = join(dir, 'report.html');
+  const rep = await runCli('report', '--store', store, '--out', html);
+  assert.equal(rep.code, 0, rep.err);
+  const page = readFileSync(html, 'utf8');
+  assert.match(page, /<h2>Extracted fields<\/h2>/);
+  assert.match(page, new RegExp(`Rule set <code>jobs</code>: ${keptJobs.length} pages matched`));
+  assert.match(page, /<code>title<\/code><\/td><td class="n">\d+<\/td><td class="n">100\.0%/);
 });
 
 test('focuscrawl extract re-runs rules on the stored bodies without fetching', async () => {
