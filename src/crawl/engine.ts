@@ -353,6 +353,8 @@ export class Engine {
         );
         this.#sitemaps?.saw(claimed.url);
         this.#s.threshold.observe(p.relevance);
+        const dup = 'duplicate' in p.outcome.result && p.outcome.result.duplicate != null;
+        if (p.outcome.state === 'complete' || dup) this.siteFilter?.observe(r.finalUrl, dup);
         return p;
       });
       for (const x of settled.records) this.#record(x);

@@ -138,4 +138,26 @@ describe('SiteFilter', () => {
       /learning it again failed, the old one stays: Error: sample stopped/,
     );
   });
+
+  it('refuses a finest pattern whose kept pages keep turning out duplicates (5, and 90% of them)', () => {
+    const cases: [string, boolean[], boolean][] = [
+      ['4 duplicates: too few', [true, true, true, true], true],
+      ['5 duplicates of 6 pages: 83% < 90%', [false, true, true, true, true, true], true],
+      ['5 duplicates of 5 pages', [true, true, true, true, true], false],
+      ['9 duplicates of 10 pages', [false, ...Array<boolean>(9).fill(true)], false],
+    ];
+    for (const [name, seen, follows] of cases) {
+      const warnings: string[] = [];
+      const f = new SiteFilter(handModel(), (m) => warnings.push(m), 50);
+      seen.forEach((dup, i) => f.observe(`${H}/t/${i + 1}?page=0`, dup));
+      // Another spelling of the same pattern's pages is judged apart (its finest pattern differs).
+      assert.equal(f.allows(`${H}/t/99?page=0`), follows, name);
+      assert.equal(f.allows(`${H}/t/99`), true, name);
+      assert.equal(warnings.length, follows ? 0 : 1, name);
+      if (!follows) {
+        assert.deepEqual(f.stats.learntDuplicates, ['/t/{n}?page=0'], name);
+        assert.equal(f.stats.refused['/t/{n}?page=0 (duplicates found while crawling)'], 1, name);
+      }
+    }
+  });
 });

@@ -11,8 +11,14 @@
  * meanwhile unknown URLs are held (up to MAX_HELD), and once the new model is in place
  * (`replace`) the held ones it takes are handed to `relearn`'s caller to be queued; the
  * count starts again, so a later change is noticed too (at most MAX_RELEARNS a run).
+ *
+ * What the crawl finds corrects the model as it goes: a finest URL pattern (`patternOf`)
+ * taken by a valid pattern whose kept pages keep turning out duplicates of pages kept
+ * before (the crawl's duplicate detection: DUP_MIN of them, DUP_SHARE of its pages) is
+ * refused from then on (a spelling the sample never met, such as `&start=0` for a
+ * discussion's first page, counted under `learntDuplicates`).
  */
-import { createDecider, type SiteModel, type UrlDecision } from '../sitemodel/index.js';
+import { createDecider, patternOf, type SiteModel, type UrlDecision } from '../sitemodel/index.js';
 
 /** Distinct unknown URLs that make the structure-change warning. */
 export const DEFAULT_UNKNOWN_LIMIT = 50;
@@ -29,6 +35,8 @@ export interface SiteFilterStats {
   unknownExamples: string[];
   /** Times the model was learnt again during the crawl (`relearn`). */
   relearns?: number;
+  /** Finest patterns refused during the crawl because their pages were duplicates. */
+  learntDuplicates?: string[];
 }
 
 export const META_SITE_FILTER = 'sitemodel.filter';
@@ -37,6 +45,10 @@ export const META_SITE_FILTER = 'sitemodel.filter';
 export const MAX_HELD = 20_000;
 /** Relearns at most in one run. */
 export const MAX_RELEARNS = 3;
+/** Duplicates that make a finest pattern refused... */
+export const DUP_MIN = 5;
+/** ...when at least this share of its kept pages are duplicates. */
+export const DUP_SHARE = 0.9;
 
 /**
  * Learns the model again from a fresh sample (`examples`: some unknown URLs, the new
@@ -61,6 +73,10 @@ export class SiteFilter {
   #held: string[] | null = null;
   /** Unknown URLs since the model was (re)learnt. */
   #unknownNow = 0;
+  /** Pages and duplicates seen per finest pattern of a valid pattern (`observe`). */
+  readonly #seenFine = new Map<string, { pages: number; duplicates: number }>();
+  /** Finest patterns refused for their duplicates. */
+  readonly #learnt = new Set<string>();
   /** The relearn under way, if any (so that a crawl can wait for it). */
   pending: Promise<void> | null = null;
   readonly #stop = new AbortController();
@@ -85,6 +101,31 @@ export class SiteFilter {
     await this.pending;
   }
 
+  /**
+   * Tells the filter what a kept (or duplicate) page of `url` turned out to be; a
+   * finest pattern whose pages are mostly duplicates is refused from then on.
+   */
+  observe(url: string, duplicate: boolean): void {
+    let fine: string;
+    try {
+      if (!this.#hosts.has(new URL(url).host) || this.#decide(url).verdict !== 'valid') return;
+      fine = patternOf(url);
+    } catch {
+      return;
+    }
+    const c = this.#seenFine.get(fine) ?? { pages: 0, duplicates: 0 };
+    c.pages++;
+    if (duplicate) c.duplicates++;
+    this.#seenFine.set(fine, c);
+    if (this.#learnt.has(fine) || c.duplicates < DUP_MIN || c.duplicates < DUP_SHARE * c.pages)
+      return;
+    this.#learnt.add(fine);
+    this.stats.learntDuplicates = [...this.#learnt];
+    this.#warn(
+      `site model: ${c.duplicates} of the ${c.pages} pages of ${fine} kept so far were duplicates of pages kept before: its links are refused from now on`,
+    );
+  }
+
   /** Puts `model` in place of the current one. */
   replace(model: SiteModel): void {
     this.#decide = createDecider(model);
@@ -106,9 +147,16 @@ export class SiteFilter {
     }
     if (!this.#hosts.has(host)) return true;
     const d = this.#decide(url);
-    if (d.verdict === 'valid') {
+    if (d.verdict === 'valid' && (this.#learnt.size === 0 || !this.#learnt.has(fineOf(url)))) {
       this.stats.valid++;
       return true;
+    }
+    if (d.verdict === 'valid') {
+      if (this.#seen.has(url)) return false;
+      this.#seen.add(url);
+      const p = `${fineOf(url)} (duplicates found while crawling)`;
+      this.stats.refused[p] = (this.stats.refused[p] ?? 0) + 1;
+      return false;
     }
     if (this.#seen.has(url)) return false;
     this.#seen.add(url);
@@ -177,5 +225,14 @@ export class SiteFilter {
     } finally {
       this.pending = null;
     }
+  }
+}
+
+/** The finest pattern of a URL; '' for one that has none. */
+function fineOf(url: string): string {
+  try {
+    return patternOf(url);
+  } catch {
+    return '';
   }
 }
