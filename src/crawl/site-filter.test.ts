@@ -149,7 +149,7 @@ describe('SiteFilter', () => {
     for (const [name, seen, follows] of cases) {
       const warnings: string[] = [];
       const f = new SiteFilter(handModel(), (m) => warnings.push(m), 50);
-      seen.forEach((dup, i) => f.observe(`${H}/t/${i + 1}?page=0`, dup));
+      for (const [i, dup] of seen.entries()) f.observe(`${H}/t/${i + 1}?page=0`, dup);
       // Another spelling of the same pattern's pages is judged apart (its finest pattern differs).
       assert.equal(f.allows(`${H}/t/99?page=0`), follows, name);
       assert.equal(f.allows(`${H}/t/99`), true, name);

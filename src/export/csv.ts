@@ -3,6 +3,9 @@
 /** A value of an exported field. */
 export type Cell = string | number | boolean | null;
 
+/** A value of a JSON Lines record: a cell, or an array or object of them (records' `fields`). */
+export type Json = Cell | readonly Json[] | { readonly [key: string]: Json };
+
 /** CSV records end with CRLF, as RFC 4180 says; line breaks inside a quoted field are kept as they are. */
 export const CSV_EOL = '\r\n';
 
@@ -33,7 +36,7 @@ const LINE_SEPARATORS = /[\u0085\u2028\u2029]/g;
  * (`\u2028`), so that readers splitting on every Unicode line break (Python's
  * `str.splitlines`) still see one record per line.
  */
-export function jsonRecord(obj: Readonly<Record<string, Cell>>): string {
+export function jsonRecord(obj: Readonly<Record<string, Json>>): string {
   const json = JSON.stringify(obj).replace(
     LINE_SEPARATORS,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -163,3 +163,19 @@ test('changes: the revisits of a memory store, through exportLines', async () =>
     `{"url":"${url}","at":"1970-01-01T00:00:02.500Z","status":304,"change":"unchanged","contentHash":null,"textHash":null,"lastModified":"1970-01-01T00:00:00.000Z","error":null}\n`,
   ]);
 });
+
+test('every piece of a text format ends with a line end', async () => {
+  const dir = await buildSampleStore();
+  const store = await openStore(dir, { readonly: true });
+  try {
+    for (const format of ['jsonl', 'csv', 'xml', 'html', 'sql'] as const) {
+      for (const what of ['history', 'pages', 'urls', 'links', 'changes', 'records'] as const) {
+        for await (const piece of exportLines(store, { what, format })) {
+          assert.ok(piece.endsWith('\n'), `${what} ${format}: ${JSON.stringify(piece.slice(-40))}`);
+        }
+      }
+    }
+  } finally {
+    await store.close();
+  }
+});

@@ -1,8 +1,9 @@
-// Streams a store's history, pages, URLs, links or revisits as JSON Lines or CSV.
-import { z } from 'zod';
+// Streams a store's history, pages, URLs, links, revisits or extracted records as
+// JSON Lines, CSV, XML, HTML, SQL, or the pages as WARC.
 import { InvalidOptionError } from '../errors/index.js';
 import { analyzeBody, type ParseOptions } from '../parse/index.js';
 import type { PageRecord, Store } from '../store/index.js';
+import { ordered } from './ahead.js';
 import {
   CHANGE_COLUMNS,
   type Column,
@@ -12,55 +13,39 @@ import {
   pageColumns,
   URL_COLUMNS,
 } from './columns.js';
-import { BOM, type Cell, csvRecord, jsonRecord } from './csv.js';
+import { BOM, csvRecord, type Json, jsonRecord } from './csv.js';
+import { htmlLines, recordCell } from './html.js';
+import {
+  type ExportOptions,
+  type ExportOptionsInput,
+  parseExportOptions,
+  type TextExportOptionsInput,
+} from './options.js';
+import {
+  FIELD_COLUMN_PREFIX,
+  fieldNames,
+  fieldsJson,
+  flatRecordColumns,
+  RECORD_COLUMNS,
+  type RecordRow,
+  recordRows,
+} from './records.js';
+import { recordSqlLines, sqlLines } from './sql.js';
+import { warcChunks } from './warc.js';
+import { recordFieldsXml, xmlLines } from './xml.js';
 
-export const EXPORT_WHATS = ['history', 'pages', 'urls', 'links', 'changes'] as const;
-export type ExportWhat = (typeof EXPORT_WHATS)[number];
-export const EXPORT_FORMATS = ['jsonl', 'csv'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-export const exportOptionsSchema = z
-  .strictObject({
-    /** The table: fetch history, fetched pages, known URLs, links, or recorded revisits. */
-    what: z.enum(EXPORT_WHATS),
-    /** @default 'jsonl' */
-    format: z.enum(EXPORT_FORMATS).default('jsonl'),
-    /** Only URLs in this state (`what: 'urls'` only). @default every state */
-    state: z.enum(['waiting', 'processing', 'complete', 'discard', 'error', 'redirect']).optional(),
-    /**
-     * Pages: add a `text` field with the visible text, extracted from the stored body
-     * (null when no body was stored or it is not text).
-     * @default true
-     */
-    text: z.boolean().default(true),
-    /** CSV: begin with a UTF-8 byte-order mark (for Excel). @default false */
-    bom: z.boolean().default(false),
-    /** Page bodies read and parsed at a time for `text`. @default 8 */
-    bodyConcurrency: z.number().int().min(1).max(256).default(8),
-  })
-  .refine((o) => o.state === undefined || o.what === 'urls', {
-    message: 'state applies to what "urls" only',
-    path: ['state'],
-  })
-  .refine((o) => !o.bom || o.format === 'csv', {
-    message: 'bom applies to format "csv" only',
-    path: ['bom'],
-  });
-
-export type ExportOptionsInput = z.input<typeof exportOptionsSchema>;
-export type ExportOptions = z.output<typeof exportOptionsSchema>;
-
-export function parseExportOptions(input: ExportOptionsInput): ExportOptions {
-  const r = exportOptionsSchema.safeParse(input);
-  if (r.success) return r.data;
-  const problems = r.error.issues.map((i) => {
-    const field = i.path.length > 0 ? i.path.join('.') : '(options)';
-    return `${field}: ${i.message}`;
-  });
-  throw new InvalidOptionError(`invalid export options: ${problems.join('; ')}`, {
-    cause: r.error,
-  });
-}
+export {
+  EXPORT_FORMATS,
+  EXPORT_WHATS,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportOptionsInput,
+  type ExportWhat,
+  exportOptionsSchema,
+  parseExportOptions,
+  type TextExportFormat,
+  type TextExportOptionsInput,
+} from './options.js';
 
 /** Only the text is wanted: links are not collected. */
 const TEXT_ONLY: ParseOptions = { maxLinks: 0 };
@@ -73,97 +58,204 @@ export async function pageText(store: Store, page: PageRecord): Promise<string |
   return a.page?.text ?? a.text ?? null;
 }
 
-/** Pages with their text, in order, reading up to `concurrency` bodies ahead. */
-async function* withText(
-  store: Store,
-  pages: AsyncIterable<PageRecord>,
-  concurrency: number,
-): AsyncGenerator<PageRow> {
-  const ahead: Promise<PageRow>[] = [];
-  const enqueue = (p: PageRecord) => {
-    const row = pageText(store, p).then((text) => ({ ...p, text }));
-    // Awaited in turn below; this only keeps a failure that comes early from being unhandled.
-    row.catch(() => {});
-    ahead.push(row);
-  };
-  for await (const p of pages) {
-    enqueue(p);
-    if (ahead.length >= concurrency) yield await (ahead.shift() as Promise<PageRow>);
-  }
-  while (ahead.length > 0) yield await (ahead.shift() as Promise<PageRow>);
+/** Counts the rows read through it. */
+interface Counter {
+  rows: number;
 }
 
-async function* encode<R>(
-  rows: AsyncIterable<R>,
-  columns: readonly Column<R>[],
-  o: ExportOptions,
-): AsyncGenerator<string> {
-  if (o.format === 'csv') {
-    yield (o.bom ? BOM : '') + csvRecord(columns.map((c) => c.name));
-    for await (const r of rows) yield csvRecord(columns.map((c) => c.value(r)));
-    return;
-  }
+async function* counted<R>(rows: AsyncIterable<R>, c: Counter): AsyncGenerator<R> {
   for await (const r of rows) {
-    const obj: Record<string, Cell> = {};
-    for (const c of columns) obj[c.name] = c.value(r);
-    yield jsonRecord(obj);
+    c.rows++;
+    yield r;
+  }
+}
+
+/** A table of the store, as the SQL export names it. */
+interface Table<R> {
+  name: string;
+  columns: readonly Column<R>[];
+  rows: AsyncIterable<R>;
+  primaryKey?: readonly string[];
+}
+
+/** The text forms of a table; `json` adds keys to each JSON Lines record. */
+async function* encode<R>(
+  t: Table<R>,
+  o: ExportOptions,
+  json?: (r: R) => Record<string, Json>,
+): AsyncGenerator<string> {
+  switch (o.format) {
+    case 'csv':
+      yield (o.bom ? BOM : '') + csvRecord(t.columns.map((c) => c.name));
+      for await (const r of t.rows) yield csvRecord(t.columns.map((c) => c.value(r)));
+      return;
+    case 'xml':
+      yield* xmlLines(o.what, t.columns, t.rows);
+      return;
+    case 'html':
+      yield* htmlLines(t.columns, t.rows, { what: o.what, source: o.source });
+      return;
+    case 'sql':
+      yield* sqlLines(t, t.rows, o.dialect ?? 'sqlite');
+      return;
+    default:
+      for await (const r of t.rows) {
+        const obj: Record<string, Json> = {};
+        for (const c of t.columns) obj[c.name] = c.value(r);
+        yield jsonRecord(json ? { ...obj, ...json(r) } : obj);
+      }
+  }
+}
+
+/** Records: nested where the format nests (JSON Lines, XML, SQL), flat in CSV and HTML. */
+async function* encodeRecords(
+  store: Store,
+  o: ExportOptions,
+  rows: AsyncIterable<RecordRow>,
+): AsyncGenerator<string> {
+  switch (o.format) {
+    case 'csv':
+      yield* encode(
+        { name: 'records', columns: flatRecordColumns(await fieldNames(store)), rows },
+        o,
+      );
+      return;
+    case 'html': {
+      const columns = flatRecordColumns(await fieldNames(store));
+      const cell = recordCell(FIELD_COLUMN_PREFIX);
+      yield* htmlLines(columns, rows, { what: o.what, source: o.source, cell });
+      return;
+    }
+    case 'xml':
+      yield* xmlLines(o.what, RECORD_COLUMNS, rows, recordFieldsXml);
+      return;
+    case 'sql':
+      yield* recordSqlLines(rows, o.dialect ?? 'sqlite');
+      return;
+    default:
+      yield* encode({ name: 'records', columns: RECORD_COLUMNS, rows }, o, (r) => ({
+        fields: fieldsJson(r),
+      }));
+  }
+}
+
+/** The export, a piece at a time: strings, or Buffers for WARC. */
+async function* pieces(
+  store: Store,
+  o: ExportOptions,
+  c: Counter,
+): AsyncGenerator<string | Buffer> {
+  switch (o.what) {
+    case 'history':
+      yield* encode(
+        { name: 'history', columns: HISTORY_COLUMNS, rows: counted(store.history(), c) },
+        o,
+      );
+      return;
+    case 'pages': {
+      if (o.format === 'warc') {
+        const warc = { source: o.source, concurrency: o.bodyConcurrency };
+        yield* warcChunks(store, store.pages(), warc, () => c.rows++);
+        return;
+      }
+      const pages: AsyncIterable<PageRow> = o.text
+        ? ordered(
+            store.pages(),
+            async (p) => ({ ...p, text: await pageText(store, p) }),
+            o.bodyConcurrency,
+          )
+        : store.pages();
+      const columns = pageColumns(o.text);
+      yield* encode({ name: 'pages', columns, rows: counted(pages, c), primaryKey: ['url'] }, o);
+      return;
+    }
+    case 'urls': {
+      const rows = counted(store.urls(o.state), c);
+      yield* encode({ name: 'urls', columns: URL_COLUMNS, rows, primaryKey: ['id'] }, o);
+      return;
+    }
+    case 'links':
+      yield* encode({ name: 'links', columns: LINK_COLUMNS, rows: counted(store.links(), c) }, o);
+      return;
+    case 'changes':
+      yield* encode(
+        { name: 'changes', columns: CHANGE_COLUMNS, rows: counted(store.visits(), c) },
+        o,
+      );
+      return;
+    case 'records':
+      yield* encodeRecords(store, o, counted(recordRows(store), c));
+      return;
   }
 }
 
 /**
- * The export as lines, each with its line end; for CSV the header comes first.
- * Streams: the store is read 1000 rows at a time, never loaded whole.
+ * The export of a text format (every one but `warc`) in pieces, each ending with a line
+ * end: for CSV the header first, for XML, HTML and SQL their opening and closing parts
+ * around the rows. Streams: the store is read 1000 rows at a time, never loaded whole.
  */
 export async function* exportLines(
   store: Store,
-  input: ExportOptionsInput,
+  input: TextExportOptionsInput,
 ): AsyncGenerator<string> {
   const o = parseExportOptions(input);
-  switch (o.what) {
-    case 'history':
-      yield* encode(store.history(), HISTORY_COLUMNS, o);
-      return;
-    case 'pages': {
-      const pages = o.text ? withText(store, store.pages(), o.bodyConcurrency) : store.pages();
-      yield* encode<PageRow>(pages, pageColumns(o.text), o);
-      return;
-    }
-    case 'urls':
-      yield* encode(store.urls(o.state), URL_COLUMNS, o);
-      return;
-    case 'links':
-      yield* encode(store.links(), LINK_COLUMNS, o);
-      return;
-    case 'changes':
-      yield* encode(store.visits(), CHANGE_COLUMNS, o);
-      return;
+  if (o.format === 'warc') {
+    throw new InvalidOptionError('format "warc" is binary: use exportChunks or exportStore');
   }
+  for await (const p of pieces(store, o, { rows: 0 })) yield p as string;
 }
 
-/** Characters gathered before each call of `write`. */
-const CHUNK_CHARS = 64 * 1024;
+/** The export in pieces: strings for the text formats, Buffers for `warc`. */
+export async function* exportChunks(
+  store: Store,
+  input: ExportOptionsInput,
+): AsyncGenerator<string | Buffer> {
+  yield* pieces(store, parseExportOptions(input), { rows: 0 });
+}
+
+/** Characters (or bytes) gathered before each call of `write`. */
+const CHUNK_SIZE = 64 * 1024;
 
 /**
- * Writes the export through `write` in chunks of about 64 K characters, awaiting
- * each call (return a promise from `write` to apply backpressure). Resolves to
- * the number of records written (the CSV header not counted).
+ * Writes the export through `write` in chunks of about 64 K characters (bytes for
+ * `warc`, whose chunks are Buffers), awaiting each call (return a promise from
+ * `write` to apply backpressure). Resolves to the number of rows written: records
+ * of the table (the CSV header not counted), pages for `warc`.
  */
+export function exportStore(
+  store: Store,
+  input: TextExportOptionsInput,
+  write: (chunk: string) => void | Promise<void>,
+): Promise<{ rows: number }>;
+export function exportStore(
+  store: Store,
+  input: ExportOptionsInput,
+  write: (chunk: string | Buffer) => void | Promise<void>,
+): Promise<{ rows: number }>;
 export async function exportStore(
   store: Store,
   input: ExportOptionsInput,
-  write: (chunk: string) => void | Promise<void>,
+  write:
+    | ((chunk: string) => void | Promise<void>)
+    | ((chunk: string | Buffer) => void | Promise<void>),
 ): Promise<{ rows: number }> {
-  const csv = parseExportOptions(input).format === 'csv';
-  let lines = 0;
-  let buf = '';
-  for await (const line of exportLines(store, input)) {
-    lines++;
-    buf += line;
-    if (buf.length >= CHUNK_CHARS) {
-      await write(buf);
-      buf = '';
-    }
+  // A text format gives strings only, which either writer takes.
+  const put = write as (chunk: string | Buffer) => void | Promise<void>;
+  const o = parseExportOptions(input);
+  const counter: Counter = { rows: 0 };
+  let parts: (string | Buffer)[] = [];
+  let size = 0;
+  const flush = async () => {
+    const chunk = typeof parts[0] === 'string' ? parts.join('') : Buffer.concat(parts as Buffer[]);
+    parts = [];
+    size = 0;
+    await put(chunk);
+  };
+  for await (const p of pieces(store, o, counter)) {
+    parts.push(p);
+    size += p.length;
+    if (size >= CHUNK_SIZE) await flush();
   }
-  if (buf.length > 0) await write(buf);
-  return { rows: csv ? lines - 1 : lines };
+  if (parts.length > 0) await flush();
+  return { rows: counter.rows };
 }

@@ -13,7 +13,8 @@ import { type ExportOptionsInput, exportStore } from './export.js';
 export interface FileSink {
   readonly path: string;
   readonly tmpPath: string;
-  write(chunk: string): Promise<void>;
+  /** Strings are written as UTF-8, Buffers as they are. */
+  write(chunk: string | Buffer): Promise<void>;
   /** Finishes the file (flushed to disk) and renames it to `path`. */
   commit(): Promise<void>;
   /** Closes and removes the temporary file. */

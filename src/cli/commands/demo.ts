@@ -13,9 +13,11 @@ import { labels, startTestWeb, type TestWeb, type WebSize } from '../../testweb/
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { createProgressReporter } from '../progress.js';
+import { jobsDemo } from './demo-jobs.js';
 import { formatHits } from './search.js';
 
 const HELP = `Usage: focuscrawl demo [--dir DIR] [--size small|medium|large] [--pages N] [--topic ID] [--quiet]
+       focuscrawl demo jobs [--dir DIR] [--pages N] [--quiet]   (the job-board demo: see demo jobs --help)
 
 Starts the test web on 127.0.0.1 and runs a focused crawl of it (best-first, keyword
 VSM, threshold 0.1) for one of its labelled Chinese topics into DIR/focused (a SQLite
@@ -46,6 +48,7 @@ interface Outcome {
 }
 
 export async function demoCommand(argv: string[], io: Io): Promise<number> {
+  if (argv[0] === 'jobs') return jobsDemo(argv.slice(1), io);
   const p = parseFlags('demo', argv, flags);
   if (bool(p, 'help')) {
     io.out(HELP);

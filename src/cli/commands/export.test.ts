@@ -1,13 +1,27 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it, test } from 'node:test';
+import { gunzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { buildRecordStore } from '../../export/__fixtures__/records.js';
 import { buildRevisitStore } from '../../export/__fixtures__/revisits.js';
 import { buildSampleStore, captureIo, parseCsv, SAMPLE } from '../../export/testing.js';
 import { SEED_PRIORITY } from '../../store/index.js';
 import { md5Hex } from '../../url/index.js';
 import { exportCommand } from './export.js';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 let dir: string;
 before(async () => {
@@ -224,9 +238,12 @@ test('bad flags are refused, naming the flag and the allowed values', async () =
   const cases: [string[], RegExp][] = [
     [
       ['--what', 'tables'],
-      /--what must be one of history, pages, urls, links, changes, got "tables"/,
+      /--what must be one of history, pages, urls, links, changes, records, got "tables"/,
     ],
-    [['--what', 'pages', '--format', 'xml'], /--format must be one of jsonl, csv, got "xml"/],
+    [
+      ['--what', 'pages', '--format', 'yaml'],
+      /--format must be one of jsonl, csv, xml, html, sql, warc, got "yaml"/,
+    ],
     [
       ['--what', 'urls', '--state', 'done'],
       /--state must be one of waiting, processing, complete, discard, error, redirect, got "done"/,
@@ -235,7 +252,19 @@ test('bad flags are refused, naming the flag and the allowed values', async () =
     [['--what', 'urls', '--no-text'], /--no-text applies to --what pages only/],
     [['--what', 'pages', '--text', '--no-text'], /--text or --no-text, not both/],
     [['--what', 'links', '--bom'], /--bom applies to --format csv only/],
-    [[], /--what is required: one of history, pages, urls, links, changes/],
+    [[], /--what is required: one of history, pages, urls, links, changes, records/],
+    [['--what', 'links', '--dialect', 'postgres'], /--dialect applies to --format sql only/],
+    [
+      ['--what', 'links', '--format', 'sql', '--dialect', 'mysql'],
+      /--dialect must be one of sqlite, postgres, got "mysql"/,
+    ],
+    [
+      ['--what', 'links', '--format', 'warc'],
+      /--format warc writes the stored pages: --what must be pages, got "links"/,
+    ],
+    [['--format', 'warc', '--no-text'], /--no-text does not apply to --format warc/],
+    [['--what', 'records', '--no-text'], /--no-text applies to --what pages only/],
+    [['--what', 'records', '--format', 'xml', '--bom'], /--bom applies to --format csv only/],
     [['--what', 'links', '--colour'], /Unknown option '--colour'/],
     [['--what', 'links', 'extra'], /unexpected argument "extra"/],
   ];
@@ -362,5 +391,97 @@ describe('export --what changes: one row per recorded revisit', () => {
       code: 'FC_ERR_CLI_USAGE',
       message: /--state applies to --what urls only/,
     });
+  });
+});
+
+describe('export: records and the formats XML, HTML, SQL and WARC', () => {
+  let fields: string;
+  let outDir: string;
+  before(async () => {
+    fields = await buildRecordStore();
+    outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-formats-'));
+  });
+  const run = async (...argv: string[]) => {
+    const io = captureIo();
+    const code = await exportCommand(['--store', fields, ...argv], io);
+    return { code, out: io.stdout(), err: io.stderr() };
+  };
+
+  it('--what records writes one JSON object per page and rule set', async () => {
+    const r = await run('--what', 'records');
+    assert.equal(r.code, 0, r.err);
+    const rows = jsonl(r.out);
+    assert.deepEqual(
+      rows.map((x) => [x['url'], x['ruleSet']]),
+      [
+        [SAMPLE.home, 'article'],
+        [SAMPLE.home, 'meta'],
+        [SAMPLE.p1, 'article'],
+      ],
+    );
+    assert.deepEqual((rows[0]?.['fields'] as Record<string, unknown> | undefined)?.['tags'], [
+      'a',
+      null,
+      'c, d',
+    ]);
+  });
+
+  it('takes the format from the --out extension, and names the rows', async () => {
+    const cases: [string, string[], RegExp, RegExp][] = [
+      ['r.xml', ['--what', 'records'], /^3 records written to /, /^<\?xml version="1\.0"/],
+      ['p.html', ['--what', 'pages'], /^3 pages written to /, /^<!DOCTYPE html>/],
+      ['p.htm', ['--what', 'links'], /^4 links written to /, /^<!DOCTYPE html>/],
+      [
+        'h.sql',
+        ['--what', 'history'],
+        /^4 fetches written to /,
+        /^-- focuscrawl export for SQLite/,
+      ],
+      ['c.warc.gz', [], /^3 pages written to /, /^\x1f\x8b/],
+      ['c.warc', ['--what', 'pages'], /^3 pages written to /, /^\x1f\x8b/],
+    ];
+    for (const [name, argv, message, start] of cases) {
+      const file = join(outDir, name);
+      const r = await run(...argv, '--out', file);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.err, message, name);
+      assert.match(readFileSync(file, 'latin1').slice(0, 40), start, name);
+    }
+  });
+
+  it('SQL to standard output is the same script as the file, for either dialect', async () => {
+    const file = join(outDir, 'pg.sql');
+    await run('--what', 'records', '--format', 'sql', '--dialect', 'postgres', '--out', file);
+    const r = await run('--what', 'records', '--format', 'sql', '--dialect', 'postgres');
+    assert.equal(r.out, readFileSync(file, 'utf8'));
+    assert.match(r.out, /^SET standard_conforming_strings = on;$/m);
+    const lite = await run('--what', 'urls', '--format', 'sql');
+    const db = new Database(':memory:');
+    db.exec(lite.out);
+    assert.equal(db.prepare('SELECT count(*) FROM urls').pluck().get(), 5);
+    db.close();
+  });
+
+  it('HTML names the store in its title', async () => {
+    const r = await run('--what', 'records', '--format', 'html');
+    assert.ok(r.out.includes(`<title>focuscrawl export: records of ${fields}</title>`));
+  });
+
+  it('WARC goes to standard output as bytes when redirected', () => {
+    const file = join(outDir, 'stdout.warc.gz');
+    const code = `import { main } from './src/cli/index.ts';
+process.exitCode = await main(['export', '--store', ${JSON.stringify(fields)}, '--format', 'warc']);`;
+    const fd = openSync(file, 'w');
+    try {
+      execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+        cwd: ROOT,
+        stdio: ['ignore', fd, 'pipe'],
+      });
+    } finally {
+      closeSync(fd);
+    }
+    const text = gunzipSync(readFileSync(file)).toString('utf8');
+    assert.equal(text.match(/^WARC\/1\.1\r$/gm)?.length, 7);
+    assert.equal(text.match(/^WARC-Type: response\r$/gm)?.length, 3);
   });
 });

@@ -1,5 +1,4 @@
 import { once } from 'node:events';
-import { extname } from 'node:path';
 import { CliUsageError } from '../../errors/index.js';
 import {
   EXPORT_FORMATS,
@@ -9,15 +8,16 @@ import {
   type ExportWhat,
   exportStore,
   exportToFile,
+  SQL_DIALECTS,
 } from '../../export/index.js';
 import { openStore, URL_STATES } from '../../store/index.js';
 import { bool, type FlagSpec, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 
-const HELP = `Usage: focuscrawl export --store DIR --what history|pages|urls|links|changes [--format jsonl|csv] [--out FILE]
+const HELP = `Usage: focuscrawl export --store DIR --what TABLE [--format F] [--out FILE]
 
-Writes one table of a crawl store as JSON Lines (one object per line) or CSV
-(RFC 4180, header row, UTF-8), streaming: any store size in little memory.
+Writes one table of a crawl store as JSON Lines, CSV, XML, an HTML page, an SQL
+script, or the stored pages as WARC, streaming: any store size in little memory.
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store
@@ -29,7 +29,19 @@ Reads the store only, so it can run while a crawl works on it.
                      changes  every recorded revisit in the order recorded (url, at, status,
                               change: unchanged|changed|gone|failed, contentHash, textHash,
                               lastModified, error)
-  --format F         jsonl | csv (default: from the --out extension .csv, else jsonl)
+                     records  one per page and rule set that extracted fields from it
+                              (url, title, relevance, fetchedAt, ruleSet, fields)
+  --format F         jsonl   one JSON object per line
+                     csv     RFC 4180 with a header row (records: a fields.NAME column
+                             per field, several values joined with " | ")
+                     xml     <focuscrawl-export what=… version="1"> with a <row> per row
+                     html    one self-contained page with a table sortable by a click
+                     sql     CREATE TABLE and INSERTs in transactions of 1000 rows
+                     warc    WARC 1.1, gzipped per record: a request and a response record
+                             per page with a stored body (--what pages, the default here)
+                     default: from the --out extension (.csv .xml .html .htm .sql .warc
+                     .warc.gz), else jsonl
+  --dialect D        sql: sqlite (default) | postgres
   --out FILE         write FILE (through FILE.tmp, renamed when complete) instead of
                      standard output
   --state STATE      urls: only ${URL_STATES.join(' | ')}
@@ -43,6 +55,7 @@ const flags: FlagSpec = {
   store: { type: 'string' },
   what: { type: 'string' },
   format: { type: 'string' },
+  dialect: { type: 'string' },
   out: { type: 'string' },
   state: { type: 'string' },
   text: { type: 'boolean' },
@@ -65,11 +78,20 @@ function oneOf<T extends string>(p: Parsed, name: string, allowed: readonly T[])
   return v as T;
 }
 
+/** The format an --out file's name asks for. */
+const EXTENSIONS: readonly [RegExp, ExportFormat][] = [
+  [/\.csv$/i, 'csv'],
+  [/\.xml$/i, 'xml'],
+  [/\.html?$/i, 'html'],
+  [/\.sql$/i, 'sql'],
+  [/\.warc(\.gz)?$/i, 'warc'],
+];
+
 /** --format, else the --out file's extension, else jsonl. */
 function formatOf(p: Parsed, out: string | undefined): ExportFormat {
   const given = oneOf(p, 'format', EXPORT_FORMATS);
   if (given) return given;
-  return out !== undefined && extname(out).toLowerCase() === '.csv' ? 'csv' : 'jsonl';
+  return EXTENSIONS.find(([re]) => out !== undefined && re.test(out))?.[1] ?? 'jsonl';
 }
 
 /** Checks the flags and builds the export options; exported for tests. */
@@ -77,26 +99,39 @@ export function exportOptionsFromFlags(p: Parsed): ExportOptionsInput & { store:
   if (p.positionals.length > 0) throw usage(`unexpected argument "${p.positionals[0]}"`);
   const store = str(p, 'store');
   if (store === undefined) throw usage('--store is required (see focuscrawl export --help)');
-  const what = oneOf(p, 'what', EXPORT_WHATS);
-  if (what === undefined) throw usage(`--what is required: one of ${EXPORT_WHATS.join(', ')}`);
   const format = formatOf(p, str(p, 'out'));
+  const what = oneOf(p, 'what', EXPORT_WHATS) ?? (format === 'warc' ? 'pages' : undefined);
+  if (what === undefined) throw usage(`--what is required: one of ${EXPORT_WHATS.join(', ')}`);
+  if (format === 'warc' && what !== 'pages') {
+    throw usage(`--format warc writes the stored pages: --what must be pages, got "${what}"`);
+  }
   const state = oneOf(p, 'state', URL_STATES);
   if (state !== undefined && what !== 'urls') throw usage('--state applies to --what urls only');
   const text = bool(p, 'text');
   const noText = bool(p, 'no-text');
   if (text && noText) throw usage('give --text or --no-text, not both');
+  const textFlag = text ? 'text' : 'no-text';
   if ((text || noText) && what !== 'pages') {
-    throw usage(`--${text ? 'text' : 'no-text'} applies to --what pages only`);
+    throw usage(`--${textFlag} applies to --what pages only`);
+  }
+  if ((text || noText) && format === 'warc') {
+    throw usage(`--${textFlag} does not apply to --format warc (it writes the bodies)`);
   }
   const bom = bool(p, 'bom');
   if (bom && format !== 'csv') throw usage('--bom applies to --format csv only');
+  const dialect = oneOf(p, 'dialect', SQL_DIALECTS);
+  if (dialect !== undefined && format !== 'sql') {
+    throw usage('--dialect applies to --format sql only');
+  }
   return {
     store,
     what,
     format,
     ...(state !== undefined ? { state } : {}),
-    ...(what === 'pages' ? { text: !noText } : {}),
+    ...(what === 'pages' && format !== 'warc' ? { text: !noText } : {}),
     ...(bom ? { bom } : {}),
+    ...(dialect !== undefined ? { dialect } : {}),
+    source: store,
   };
 }
 
@@ -104,13 +139,19 @@ export function exportOptionsFromFlags(p: Parsed): ExportOptionsInput & { store:
 class OutputClosed extends Error {}
 
 /**
- * Writes through `io.out`. When that is the process's standard output, a full
- * buffer makes the export wait for 'drain' (backpressure), and a closed pipe
- * stops it.
+ * Writes text through `io.out`, whole lines at a time (`io.out` ends what it prints
+ * with a line end: the piece after the last line end waits for the next chunk), and
+ * Buffers (WARC) straight to the process's standard output. A full buffer of the
+ * process's standard output makes the export wait for 'drain' (backpressure), and a
+ * closed pipe stops it.
  */
-function stdoutWriter(io: Io): { write: (chunk: string) => Promise<void>; done: () => void } {
+function stdoutWriter(io: Io): {
+  write: (chunk: string | Buffer) => Promise<void>;
+  done: () => void;
+} {
   const stdout = process.stdout;
   let closed = false;
+  let tail = '';
   const onError = (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') closed = true;
     else throw e;
@@ -119,7 +160,14 @@ function stdoutWriter(io: Io): { write: (chunk: string) => Promise<void>; done: 
   return {
     async write(chunk) {
       if (closed) throw new OutputClosed();
-      io.out(chunk); // every chunk ends with a line end, so io.out adds nothing
+      if (typeof chunk === 'string') {
+        const text = tail + chunk;
+        const cut = text.lastIndexOf('\n') + 1;
+        tail = text.slice(cut);
+        if (cut > 0) io.out(text.slice(0, cut));
+      } else {
+        stdout.write(chunk);
+      }
       if (stdout.writableNeedDrain) {
         await once(stdout, 'drain').catch((e: NodeJS.ErrnoException) => {
           if (e.code === 'EPIPE') throw new OutputClosed();
@@ -128,6 +176,7 @@ function stdoutWriter(io: Io): { write: (chunk: string) => Promise<void>; done: 
       }
     },
     done: () => {
+      if (tail !== '' && !closed) io.out(tail);
       stdout.off('error', onError);
     },
   };
@@ -147,6 +196,9 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
       const { rows } = await exportToFile(store, options, out);
       io.err(`${rows} ${NOUNS[options.what] ?? options.what} written to ${out}`);
       return 0;
+    }
+    if (options.format === 'warc' && process.stdout.isTTY) {
+      throw usage('--format warc is binary: give --out FILE, or redirect standard output');
     }
     const w = stdoutWriter(io);
     try {
