@@ -45,8 +45,8 @@ export const JOBS_RULES = fileURLToPath(
 /** Programming jobs, in Chinese: the topic the demo crawls for. */
 const TOPIC = {
   name: '程序员招聘',
-  keywords: { 开发: 3, 工程师: 2, 程序: 2, 代码: 2, 软件: 2, 编程: 2, 算法: 1, 测试: 1 },
-  threshold: 0.1,
+  keywords: { 开发: 3, 代码: 2, 算法: 2, 计算机: 2, 工程师: 2, 技术: 1, 系统: 1, 数据库: 1 },
+  threshold: 0.15,
 };
 
 export async function jobsDemo(argv: string[], io: Io): Promise<number> {
@@ -89,11 +89,13 @@ export async function jobsDemo(argv: string[], io: Io): Promise<number> {
     run.on('progress', (x) => reporter.progress(x));
     run.on('warning', (x) => reporter.warning(x));
     const s = await run;
-    io.out(
-      `${s.stopReason}: ${s.run.fetched} pages, ${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed`,
-    );
     const store = await openStore(storeDir, { readonly: true });
     try {
+      let robots = 0;
+      for await (const h of store.history()) if (h.error?.startsWith('FC_ERR_ROBOTS')) robots++;
+      io.out(
+        `${s.stopReason}: ${s.run.fetched} pages, ${s.run.complete} kept, ${s.run.discard} discarded, ${s.run.error} failed${robots > 0 ? ` (${robots} of them refused by robots.txt, which disallows /apply/)` : ''}`,
+      );
       io.out(`\n── 2. Fields\n${formatFieldStats(await store.fieldStats())}`);
       io.out(`\n── 3. Checked against the test web's truth\n${await checkTruth(store)}`);
       io.out('\n── 4. Exports');
