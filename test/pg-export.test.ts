@@ -5,7 +5,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildMemoryRecordStore, buildRecordStore } from '../src/export/__fixtures__/records.js';
+import {
+  buildMemoryRecordStore,
+  buildRecordStore,
+  jsonRows,
+  snakeCase,
+} from '../src/export/__fixtures__/records.js';
 import { buildRevisitStore } from '../src/export/__fixtures__/revisits.js';
 import { type ExportOptionsInput, exportLines } from '../src/export/index.js';
 import { openStore, type Store } from '../src/store/index.js';
@@ -21,17 +26,8 @@ async function scriptFile(store: Store, o: ExportOptionsInput, name: string): Pr
   return file;
 }
 
-async function jsonRows(store: Store, o: ExportOptionsInput) {
-  let text = '';
-  for await (const l of exportLines(store, { ...o, format: 'jsonl' })) text += l;
-  return text
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
 const TIMES = new Set(['fetched_at', 'discovered_at', 'at', 'last_modified']);
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const snake = snakeCase;
 /** A string as PostgreSQL keeps it: no NUL, well-formed UTF-16. */
 const asStored = (v: unknown) =>
   typeof v === 'string' ? Buffer.from(v.replaceAll('\0', ''), 'utf8').toString('utf8') : v;

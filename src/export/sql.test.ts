@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { createMemoryStore, openStore, type Store } from '../store/index.js';
-import { buildMemoryRecordStore, buildRecordStore } from './__fixtures__/records.js';
+import {
+  buildMemoryRecordStore,
+  buildRecordStore,
+  jsonRows,
+  snakeCase,
+} from './__fixtures__/records.js';
 import { buildRevisitStore } from './__fixtures__/revisits.js';
 import { type ExportOptionsInput, exportLines, sqlLiteral } from './index.js';
 import { SQL_BATCH_ROWS } from './sql.js';
@@ -14,16 +19,7 @@ async function script(store: Store, o: ExportOptionsInput): Promise<string> {
   return out;
 }
 
-async function jsonRows(store: Store, o: ExportOptionsInput) {
-  let out = '';
-  for await (const l of exportLines(store, { ...o, format: 'jsonl' })) out += l;
-  return out
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-const snake = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const snake = snakeCase;
 /** A string as the SQL script holds it: NUL dropped, lone surrogates U+FFFD. */
 const noNul = (v: unknown) =>
   typeof v === 'string' ? Buffer.from(v.replaceAll('\0', ''), 'utf8').toString('utf8') : v;

@@ -2,6 +2,7 @@
 // formats: the export sample store (../testing.ts) with fields, hostile text in
 // them, and a memory store with the same (whose strings keep lone surrogates).
 import { createMemoryStore, openStore, type PageFields, type Store } from '../../store/index.js';
+import { type ExportOptionsInput, exportLines } from '../index.js';
 import { buildSampleStore, SAMPLE, T0 } from '../testing.js';
 
 /**
@@ -107,3 +108,19 @@ export async function buildMemoryRecordStore(): Promise<Store> {
   await store.replaceFields(SAMPLE_FIELDS);
   return store;
 }
+
+/** An export of `store` as JSON Lines, parsed: one object per row (tests compare SQL loads with it). */
+export async function jsonRows(
+  store: Store,
+  o: ExportOptionsInput,
+): Promise<Record<string, unknown>[]> {
+  let text = '';
+  for await (const l of exportLines(store, { ...o, format: 'jsonl' })) text += l;
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** A JSON field name as the SQL export names its column (`fetchedAt` → `fetched_at`). */
+export const snakeCase = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
