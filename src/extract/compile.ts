@@ -3,8 +3,10 @@
  * regular expressions and CSS selectors compiled (a regex must have exactly one named
  * group). Every problem goes to `fail` with the path of the key at fault.
  */
+
 import { compile as compileSelector } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
+import { parsePattern, patternRegex } from '../url/index.js';
 import type { Path } from './locate.js';
 import { type FieldInput, type RulesInput, SOURCE_KINDS } from './schema.js';
 import type { FieldRule, FieldSource, RuleSet, Rules } from './types.js';
@@ -149,8 +151,11 @@ export function compileRules(input: RulesInput, file: string, fail: Fail): Rules
     const at: Path = ['ruleSets', i];
     if (seen.has(rs.name)) fail([...at, 'name'], `a second rule set named "${rs.name}"`);
     seen.add(rs.name);
-    const patterns = typeof rs.urls === 'string' ? [rs.urls] : rs.urls;
-    const urls = patterns.map((p, j) => {
+    if (rs.urls === undefined && rs.patterns === undefined)
+      fail([...at, 'urls'], 'give urls (regular expressions) or patterns (URL patterns)');
+    const list = (x: string | string[] | undefined) =>
+      x === undefined ? [] : typeof x === 'string' ? [x] : x;
+    const urls = list(rs.urls).map((p, j) => {
       try {
         return new RegExp(p);
       } catch (e) {
@@ -158,12 +163,21 @@ export function compileRules(input: RulesInput, file: string, fail: Fail): Rules
         return fail(where, `bad regular expression ${JSON.stringify(p)}: ${errorText(e)}`);
       }
     });
+    const patterns = list(rs.patterns).map((p, j) => {
+      try {
+        return patternRegex(parsePattern(p));
+      } catch (e) {
+        const where: Path =
+          typeof rs.patterns === 'string' ? [...at, 'patterns'] : [...at, 'patterns', j];
+        return fail(where, `bad URL pattern ${JSON.stringify(p)}: ${errorText(e)}`);
+      }
+    });
     const names = Object.keys(rs.fields);
     if (names.length === 0) fail([...at, 'fields'], 'no fields');
     const fields = names.map((name) =>
       field(name, rs.fields[name] as FieldInput, [...at, 'fields', name], fail),
     );
-    return { name: rs.name, urls, fields };
+    return { name: rs.name, urls, patterns, fields };
   });
   return { file, version: 1, ruleSets };
 }

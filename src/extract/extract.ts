@@ -2,6 +2,7 @@
  * Field extraction from one page: the rule sets whose `urls` match the page's URL each
  * read their fields; the HTML is parsed once, and only when a matching rule set needs it.
  */
+import { matchTarget } from '../url/index.js';
 import { PageDocument } from './document.js';
 import { readSource } from './sources.js';
 import type {
@@ -20,7 +21,13 @@ export const NO_RULE_SET = 'no rule set matched the URL';
 
 /** The rule sets of `rules` that apply to `url`, in the file's order. */
 export function matchingRuleSets(rules: Rules, url: string): RuleSet[] {
-  return rules.ruleSets.filter((rs) => rs.urls.some((re) => re.test(url)));
+  let target: string | null | undefined;
+  return rules.ruleSets.filter((rs) => {
+    if (rs.urls.some((re) => re.test(url))) return true;
+    if (rs.patterns.length === 0) return false;
+    target ??= matchTarget(url);
+    return target !== null && rs.patterns.some((re) => re.test(target as string));
+  });
 }
 
 function extractField(rule: FieldRule, doc: PageDocument): FieldResult {

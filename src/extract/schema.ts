@@ -103,9 +103,21 @@ export const ruleSetSchema = z.strictObject({
   /** Names the rule set in results and messages; unique within the file. */
   name: z.string().min(1),
   /** A regular expression (or several) matched against the page's URL (unanchored). */
-  urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
-    error: 'expected a regular expression or a list of them',
-  }),
+  urls: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+      error: 'expected a regular expression or a list of them',
+    })
+    .optional(),
+  /**
+   * A URL pattern of the site model's language (or several: `/viewtopic.php?t={n}`,
+   * docs/site-model.md), matched against the page URL's path and query, whatever its
+   * host. A rule set needs `urls` or `patterns` (or both: either takes a page).
+   */
+  patterns: z
+    .union([z.string().min(1), z.array(z.string().min(1)).min(1)], {
+      error: 'expected a URL pattern or a list of them',
+    })
+    .optional(),
   /** Field name → rule; at least one. */
   fields: z.record(z.string().min(1), fieldSchema),
 });

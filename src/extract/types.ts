@@ -69,8 +69,10 @@ export interface FieldRule {
 
 export interface RuleSet {
   name: string;
-  /** A page belongs to the rule set when one of these matches its URL. */
+  /** A page belongs to the rule set when one of these matches its URL… */
   urls: RegExp[];
+  /** …or one of these its path and query (`matchTarget`): URL patterns, compiled. */
+  patterns: RegExp[];
   /** In the order of the rule file. */
   fields: FieldRule[];
 }

@@ -17,3 +17,19 @@ export {
   scopeOptionsSchema,
 } from './scope.js';
 export { urlWords, WEB_URL_WORDS } from './words.js';
+export {
+  formatPattern,
+  generalizePart,
+  matchPattern,
+  matchTarget,
+  type ParsedPattern,
+  type Part,
+  type Placeholder,
+  parsedOfUrl,
+  parsePattern,
+  patternOf,
+  patternRegex,
+  specificity,
+  type Token,
+  urlId,
+} from './pattern.js';
