@@ -153,7 +153,7 @@ export function allocateRevisits(pages: readonly RevisitPage[], budgetPerDay: nu
   let multiplier = 0;
   for (const p of active) multiplier = Math.max(multiplier, p.weight / p.ratePerDay);
   const activeFloors = active.reduce((t, p) => t + p.min, 0);
-  const left = budgetPerDay - (floors > budgetPerDay ? budgetPerDay : floors);
+  const left = budgetPerDay - Math.min(floors, budgetPerDay);
   if (active.length > 0 && left > 0) {
     // The active pages share their floors and what the floors leave.
     const share = left + activeFloors;

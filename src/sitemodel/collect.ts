@@ -94,7 +94,7 @@ export async function collectSample(o: CollectOptions): Promise<CollectedSample>
       const id = urlId(u);
       return id !== null && [...(sampledIds.get(id) ?? [])].some((k) => k !== key);
     });
-    const [url] = g.waiting.splice(i >= 0 ? i : 0, 1);
+    const [url] = g.waiting.splice(Math.max(i, 0), 1);
     const id = url === undefined ? null : urlId(url);
     if (id !== null) {
       const ks = sampledIds.get(id) ?? new Set<string>();

@@ -7,16 +7,6 @@ export {
 } from './canonicalize.js';
 export { hostOf, registrableDomain, registrableDomainOfHost } from './host.js';
 export { md5Hex } from './md5.js';
-export { HEX, hexValue, isUnreserved } from './percent.js';
-export {
-  createScopeFilter,
-  linkDepth,
-  type ScopeFilter,
-  type ScopeOptions,
-  SEED_DEPTH,
-  scopeOptionsSchema,
-} from './scope.js';
-export { urlWords, WEB_URL_WORDS } from './words.js';
 export {
   formatPattern,
   generalizePart,
@@ -33,3 +23,13 @@ export {
   type Token,
   urlId,
 } from './pattern.js';
+export { HEX, hexValue, isUnreserved } from './percent.js';
+export {
+  createScopeFilter,
+  linkDepth,
+  type ScopeFilter,
+  type ScopeOptions,
+  SEED_DEPTH,
+  scopeOptionsSchema,
+} from './scope.js';
+export { urlWords, WEB_URL_WORDS } from './words.js';
