@@ -147,14 +147,16 @@ export class SiteFilter {
     }
     if (!this.#hosts.has(host)) return true;
     const d = this.#decide(url);
-    if (d.verdict === 'valid' && (this.#learnt.size === 0 || !this.#learnt.has(fineOf(url)))) {
-      this.stats.valid++;
-      return true;
-    }
     if (d.verdict === 'valid') {
+      // Valid, unless its finest pattern was found to give duplicates (`observe`).
+      const fine = this.#learnt.size === 0 ? null : fineOf(url);
+      if (fine === null || !this.#learnt.has(fine)) {
+        this.stats.valid++;
+        return true;
+      }
       if (this.#seen.has(url)) return false;
       this.#seen.add(url);
-      const p = `${fineOf(url)} (duplicates found while crawling)`;
+      const p = `${fine} (duplicates found while crawling)`;
       this.stats.refused[p] = (this.stats.refused[p] ?? 0) + 1;
       return false;
     }

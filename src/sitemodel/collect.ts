@@ -20,7 +20,7 @@
 import { decodeBody, sniffContent } from '../fetch/charset/index.js';
 import type { Fetcher } from '../fetch/index.js';
 import { parseHtml } from '../parse/index.js';
-import { patternOf, urlId } from './pattern.js';
+import { patternOf, urlId } from '../url/index.js';
 import type { SamplePage } from './sample.js';
 
 /** Pages a sample fetches at most, by default (`site-model learn`, `--site-model learn`). */

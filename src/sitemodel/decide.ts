@@ -6,10 +6,15 @@
  * whatever its cluster's. A URL that matches no pattern is `unknown`: the model has
  * not seen its kind, and the caller decides.
  */
-import { canonicalizeUrl } from '../url/index.js';
+import {
+  canonicalizeUrl,
+  matchTarget,
+  parsePattern,
+  patternRegex,
+  specificity,
+} from '../url/index.js';
 import type { ClusterKind } from './informativeness.js';
 import type { SiteModel } from './model.js';
-import { matchTarget, parsePattern, patternRegex, specificity } from './pattern.js';
 
 export type Verdict = 'valid' | 'invalid' | 'unknown';
 

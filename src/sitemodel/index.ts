@@ -3,6 +3,7 @@
 // the model file; deciding URLs with it. Pure apart from loadSiteModel/writeSiteModel
 // (files) and collectSample (fetches through the fetcher it is given).
 
+export { matchPattern, patternOf, urlId } from '../url/index.js';
 export {
   type ClusterOptions,
   clusterLayouts,
@@ -58,7 +59,6 @@ export {
   writeSiteModel,
 } from './model.js';
 export { type LearnOptions, learnOptionsSchema } from './options.js';
-export { matchPattern, patternOf, urlId } from './pattern.js';
 export {
   createRequestTally,
   type PatternRequests,

@@ -21,7 +21,7 @@ import {
   type Part,
   parsedOfUrl,
   type Token,
-} from './pattern.js';
+} from '../url/index.js';
 
 /** An induced pattern and the URLs (of those given) it was induced from. */
 export interface InducedPattern {

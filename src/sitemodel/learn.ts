@@ -4,6 +4,14 @@
  * page kinds. docs/site-model.md walks through the steps.
  */
 import { LearnError } from '../errors/index.js';
+import {
+  matchTarget,
+  parsePattern,
+  patternOf,
+  patternRegex,
+  specificity,
+  urlId,
+} from '../url/index.js';
 import { assembleModel, type ClusterSummary } from './assemble.js';
 import { clusterLayouts, DistanceMatrix, type LayoutThreshold } from './cluster.js';
 import { duplicatePartners, pageContent, templateLines } from './content.js';
@@ -18,14 +26,6 @@ import {
 import { PatternIds, scaledDistance } from './layout.js';
 import type { SiteModel } from './model.js';
 import { type LearnOptions, type ResolvedLearnOptions, resolveLearnOptions } from './options.js';
-import {
-  matchTarget,
-  parsePattern,
-  patternOf,
-  patternRegex,
-  specificity,
-  urlId,
-} from './pattern.js';
 import { type ContentSplit, markViewParameters, splitByContent } from './roles.js';
 import { type PreparedPage, prepareSample, type SamplePage, type SkippedPages } from './sample.js';
 

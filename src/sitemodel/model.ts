@@ -10,8 +10,8 @@ import { z } from 'zod';
 import { ModelFileError } from '../errors/index.js';
 import { jsonSyntaxError } from '../relevance/json-scan.js';
 import { formatPath } from '../relevance/topic.js';
+import { parsePattern } from '../url/index.js';
 import { unreadableReason } from '../util/index.js';
-import { parsePattern } from './pattern.js';
 
 export const SITE_MODEL_VERSION = 1;
 

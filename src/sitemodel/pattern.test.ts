@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InvalidOptionError } from '../errors/index.js';
+import { parsePattern, specificity } from '../url/index.js';
 import { inducePatterns, matchPattern, patternOf } from './index.js';
-import { parsePattern, specificity } from './pattern.js';
 
 const U = 'https://bbs.example.test';
 

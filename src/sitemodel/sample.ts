@@ -10,9 +10,8 @@
  * redirect to another host than the sample's.
  */
 import { parseHtml } from '../parse/index.js';
-import { canonicalizeUrl } from '../url/index.js';
+import { canonicalizeUrl, patternOf } from '../url/index.js';
 import { type LayoutCounts, type LayoutOptions, layoutCounts } from './layout.js';
-import { patternOf } from './pattern.js';
 
 /** One fetched page of the sample. */
 export interface SamplePage {
