@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CliUsageError } from '../errors/index.js';
-import { parseDurationMs } from './args.js';
+import { type FlagSpec, int, joinNegativeValues, parseDurationMs, parseFlags } from './args.js';
 import { readSeeds } from './seeds.js';
 
 test('durations', () => {
@@ -48,5 +48,96 @@ test('seeds: URLs and files of URLs; errors name the file and line', () => {
   assert.throws(
     () => readSeeds([join(dir, 'missing.txt')], 'crawl'),
     (e: unknown) => e instanceof CliUsageError && /missing\.txt/.test(e.message),
+  );
+});
+
+const SPEC: FlagSpec = {
+  store: { type: 'string' },
+  'store-bodies': { type: 'string' },
+  'max-pages': { type: 'string' },
+  'max-depth': { type: 'string' },
+  threshold: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  json: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+};
+
+test('an unknown flag is answered with the nearest known one: a unique prefix or ≤ 2 edits', () => {
+  const cases: [string, RegExp][] = [
+    ['--stor', /unknown flag --stor: did you mean --store\?$/],
+    ['--stroe', /unknown flag --stroe: did you mean --store\?$/],
+    ['--max-pagse', /did you mean --max-pages\?$/],
+    ['--max-page', /did you mean --max-pages\?$/],
+    ['--thresh', /did you mean --threshold\?$/],
+    ['--jsno', /did you mean --json\?$/],
+    ['--qiet', /did you mean --quiet\?$/],
+    ['--colour', /^focuscrawl crawl: unknown flag --colour \(see focuscrawl crawl --help\)$/],
+    ['--max', /^focuscrawl crawl: unknown flag --max \(see focuscrawl crawl --help\)$/],
+    ['-x', /^focuscrawl crawl: unknown flag -x \(see focuscrawl crawl --help\)$/],
+  ];
+  for (const [flag, message] of cases) {
+    assert.throws(
+      () => parseFlags('crawl', [flag, 'v'], SPEC),
+      (e: unknown) => e instanceof CliUsageError && message.test(e.message),
+      flag,
+    );
+  }
+});
+
+test("the parser's complaints name the flag in a user's words", () => {
+  const cases: [string[], RegExp][] = [
+    [['--store'], /^focuscrawl crawl: --store needs a value \(see focuscrawl crawl --help\)$/],
+    [['-o'], /^focuscrawl crawl: --out needs a value/],
+    [['--json=yes'], /^focuscrawl crawl: --json takes no value/],
+    [
+      ['--store', '-x'],
+      /--store needs a value; a value beginning with a dash is given as --store=VALUE/,
+    ],
+  ];
+  for (const [argv, message] of cases) {
+    assert.throws(
+      () => parseFlags('crawl', argv, SPEC),
+      (e: unknown) => e instanceof CliUsageError && message.test(e.message),
+      argv.join(' '),
+    );
+  }
+});
+
+test('a value-taking flag takes a negative number as its value, for its own check to judge', () => {
+  const cases: [string[], string[]][] = [
+    [['--max-pages', '-5'], ['--max-pages=-5']],
+    [
+      ['--threshold', '-0.5', '--json'],
+      ['--threshold=-0.5', '--json'],
+    ],
+    [['--threshold', '-.5'], ['--threshold=-.5']],
+    [['-o', '-1'], ['-o-1']],
+    [['--max-pages=-5'], ['--max-pages=-5']],
+    [
+      ['--json', '-5'],
+      ['--json', '-5'],
+    ],
+    [
+      ['--max-pages', '-x'],
+      ['--max-pages', '-x'],
+    ],
+    [
+      ['--', '--max-pages', '-5'],
+      ['--', '--max-pages', '-5'],
+    ],
+    [
+      ['--unknown', '-5'],
+      ['--unknown', '-5'],
+    ],
+  ];
+  for (const [argv, want] of cases) {
+    assert.deepEqual(joinNegativeValues(argv, SPEC), want, argv.join(' '));
+  }
+  const p = parseFlags('crawl', ['--max-pages', '-5'], SPEC);
+  assert.throws(
+    () => int(p, 'max-pages', 'crawl'),
+    (e: unknown) =>
+      e instanceof CliUsageError &&
+      e.message === 'focuscrawl crawl: --max-pages expects a non-negative integer, got "-5"',
   );
 });

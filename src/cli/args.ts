@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliUsageError } from '../errors/index.js';
+import { nearest } from './near.js';
 
 export type FlagSpec = Record<
   string,
@@ -11,19 +12,88 @@ export interface Parsed {
   positionals: string[];
 }
 
+/**
+ * `argv` with a value-taking flag followed by a negative number (`--max-pages -5`)
+ * joined to it (`--max-pages=-5`), so that the flag's own check says what is wrong
+ * with the value instead of the parser taking `-5` for a flag. Words after `--` are
+ * left as they are.
+ */
+export function joinNegativeValues(argv: readonly string[], flags: FlagSpec): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (next !== undefined && /^-(\d|\.\d)/.test(next) && !a.includes('=')) {
+      const long = a.startsWith('--') ? flags[a.slice(2)] : undefined;
+      const short = /^-[^-]$/.test(a)
+        ? Object.values(flags).find((f) => f.short === a.slice(1))
+        : undefined;
+      if (long?.type === 'string') {
+        out.push(`${a}=${next}`);
+        i++;
+        continue;
+      }
+      if (short?.type === 'string') {
+        out.push(`${a}${next}`);
+        i++;
+        continue;
+      }
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+/**
+ * The parser's complaint in a user's words, naming the flag: an unknown flag with the
+ * nearest known one (`did you mean --store?`: a unique prefix of a flag, or one within
+ * two edits), a flag without its value, a switch given a value.
+ */
+export function parseErrorText(command: string, e: unknown, flags: FlagSpec): string {
+  const code = (e as { code?: unknown }).code;
+  const msg = e instanceof Error ? e.message : String(e);
+  // `'--stor'`, `'--store <value>'`, `'-o, --out <value>'`: the flag, long when it has a name.
+  const quoted = /'(-[^']*)'/
+    .exec(msg)?.[1]
+    ?.replace(/ <value>$/, '')
+    .split(', ')
+    .at(-1);
+  const help = `(see focuscrawl ${command} --help)`;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) {
+    const name = quoted.replace(/^--?/, '');
+    const near = quoted.startsWith('--') ? nearest(name, Object.keys(flags)) : undefined;
+    return near === undefined
+      ? `unknown flag ${quoted} ${help}`
+      : `unknown flag ${quoted}: did you mean --${near}?`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && quoted !== undefined) {
+    if (/argument missing/.test(msg)) return `${quoted} needs a value ${help}`;
+    if (/does not take an argument/.test(msg)) return `${quoted} takes no value ${help}`;
+    if (/ambiguous/.test(msg)) {
+      return `${quoted} needs a value; a value beginning with a dash is given as ${quoted}=VALUE`;
+    }
+  }
+  return msg;
+}
+
 /** Strict flag parsing: unknown flags and missing values become CliUsageError. */
 export function parseFlags(command: string, argv: string[], flags: FlagSpec): Parsed {
   try {
     const { values, positionals } = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, flags),
       options: flags,
       allowPositionals: true,
       strict: true,
     });
     return { values: values as Parsed['values'], positionals };
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new CliUsageError(`focuscrawl ${command}: ${msg}`, { cause: e });
+    throw new CliUsageError(`focuscrawl ${command}: ${parseErrorText(command, e, flags)}`, {
+      cause: e,
+    });
   }
 }
 

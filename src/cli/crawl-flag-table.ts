@@ -96,6 +96,12 @@ export const THRESHOLD_PARAMS: readonly FlagDef[] = [
 
 export const CRAWL_FLAGS: readonly FlagDef[] = [
   {
+    flag: 'new-topic',
+    option: 'newTopic',
+    read: on(true),
+    help: 'resume with a --topic that differs from the one the store was crawled with (refused without it)',
+  },
+  {
     flag: 'threshold',
     arg: 'R|iterative|adaptive',
     option: 'threshold',
@@ -212,7 +218,7 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     arg: 'N',
     option: 'maxPages',
     read: count,
-    help: 'stop when the store holds N pages fetched (responses received, all runs; redirects, robots refusals, unreachable hosts and other failures without a response do not count)',
+    help: 'stop when the store holds N pages fetched: responses that ended a URL (kept, discarded, or an HTTP error on its last attempt), all runs; failed attempts tried again, redirects, robots refusals, unreachable hosts and failures without a response do not count',
   },
   {
     flag: 'priority-gap',
@@ -302,6 +308,37 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     read: count,
     help: 'timeouts in a row that make a host unreachable',
     default: `${D.hostTimeouts}`,
+  },
+  {
+    flag: 'max-attempts',
+    arg: 'N',
+    option: 'maxAttempts',
+    read: count,
+    help: 'attempts a URL gets over all runs: a transient failure (DNS, refused or reset connection, timeout, 5xx, 429, a host given up) goes back to waiting until its last attempt (1: no retry)',
+    default: `${D.maxAttempts}`,
+  },
+  {
+    flag: 'retry-backoff-ms',
+    arg: 'N',
+    option: 'retryBackoffMs',
+    read: whole,
+    help: 'wait before the second attempt at a failed URL, twice that before the third, …; a longer Retry-After of a 429 or 503 wins',
+    default: `${D.retryBackoffMs}`,
+  },
+  {
+    flag: 'retry-errors',
+    arg: 'WHICH',
+    option: 'retryErrors',
+    read: text,
+    help: 'first put URLs in error back to waiting, their attempts reset: all, transient, or a comma list of error codes, statuses and classes (FC_ERR_DNS,404,5xx)',
+  },
+  {
+    flag: 'stop-when-failing-ms',
+    arg: 'N',
+    option: 'failingStopMs',
+    read: whole,
+    help: 'stop when every fetch of the last N ms failed (3 at least), naming the commonest cause; the URLs stay to be tried again (0: never)',
+    default: `${D.failingStopMs}`,
   },
   choice('store-bodies', 'WHICH', 'storeBodies', 'page bodies saved under pages/', D.storeBodies),
   choice(

@@ -5,6 +5,7 @@ import { CliUsageError } from '../errors/index.js';
 import { type Parsed, str, strs } from './args.js';
 import { CRAWL_FLAGS, THRESHOLD_PARAMS } from './crawl-flag-table.js';
 import { fetcherOptionsFromFlags } from './fetch-flags.js';
+import { checkCrawlFlags } from './flag-checks.js';
 import { applyFlags, flagSpecOf, helpOf, num } from './flags.js';
 import { readSeeds } from './seeds.js';
 
@@ -64,19 +65,27 @@ function thresholdFromFlags(p: Parsed, cmd: string): CrawlOptionsInput['threshol
  * The crawl options the flags give, all but the store: `crawl` adds `--store`,
  * `compare` runs them once per run spec. `cmd` names the command in errors.
  */
-export function crawlRunOptionsFromFlags(p: Parsed, cmd: string): Omit<CrawlOptionsInput, 'store'> {
+export function crawlRunOptionsFromFlags(
+  p: Parsed,
+  cmd: string,
+  topic?: CrawlOptionsInput['topic'],
+): Omit<CrawlOptionsInput, 'store'> {
   const threshold = thresholdFromFlags(p, cmd);
   const o: Record<string, unknown> = {
-    topic: required(p, 'topic', cmd),
+    topic: topic ?? required(p, 'topic', cmd),
     seeds: readSeeds([...strs(p, 'seeds'), ...p.positionals], cmd),
     fetcher: fetcherOptionsFromFlags(p, cmd),
   };
   if (threshold !== undefined) o['threshold'] = threshold;
   applyFlags(CRAWL_FLAGS, p, cmd, o);
+  checkCrawlFlags(p, o, cmd);
   return o as Omit<CrawlOptionsInput, 'store'>;
 }
 
-/** Builds `crawl`'s options from its flags; exported for tests. */
-export function crawlOptionsFromFlags(p: Parsed): CrawlOptionsInput {
-  return { store: required(p, 'store', 'crawl'), ...crawlRunOptionsFromFlags(p, 'crawl') };
+/** Builds `crawl`'s options from its flags (the topic: `topic`, else `--topic`'s file); exported for tests. */
+export function crawlOptionsFromFlags(
+  p: Parsed,
+  topic?: CrawlOptionsInput['topic'],
+): CrawlOptionsInput {
+  return { store: required(p, 'store', 'crawl'), ...crawlRunOptionsFromFlags(p, 'crawl', topic) };
 }

@@ -1,6 +1,9 @@
 // The `focuscrawl` command line: dispatches to one module per command.
 import { createRequire } from 'node:module';
 import { CliUsageError, isFocusCrawlError } from '../errors/index.js';
+import { cliFlagNames, inFlagWords, mayNameOptions } from './flag-words.js';
+import { nearest } from './near.js';
+import { systemErrorOf, systemErrorText } from './system-errors.js';
 
 export const VERSION: string = (
   createRequire(import.meta.url)('../../package.json') as { version: string }
@@ -16,8 +19,10 @@ Commands:
   watch --store DIR --topic FILE --budget 30/min [--duration 12h] [options]
                                           keep a crawl fresh: new URLs and revisits by change rate
   status --store DIR [--json]             crawl statistics, states, harvest rate, top hosts
-  export --store DIR --what history|pages|urls|links|changes --format jsonl|csv [--out FILE]
-                                          export a store's tables
+  export --store DIR --what history|pages|urls|links|changes|records [--format jsonl|csv|...]
+         [--state complete|...] [--out FILE]
+                                          export a store's tables (--what pages --state complete:
+                                          the kept pages only)
   report --store DIR --out FILE.html      self-contained HTML report with charts
   rank --store DIR [--w1 0.6 --w2 0.4 --damping 0.8]
                                           PageRank (or HITS) and the final score P of kept pages
@@ -45,6 +50,9 @@ Commands:
   help [COMMAND]                          show help (also: COMMAND --help)
   version                                 print the version
 
+Exit status: 0 finished, 1 an error, 2 a command-line mistake, 130 interrupted (Ctrl-C);
+a closed output pipe (| head) ends a command quietly with 0.
+From a clone, run the commands as npx focuscrawl ... (npm install builds them).
 See docs/cli.md for every option.`;
 
 export interface Io {
@@ -56,6 +64,56 @@ const defaultIo: Io = {
   out: (s) => process.stdout.write(s.endsWith('\n') ? s : `${s}\n`),
   err: (s) => process.stderr.write(s.endsWith('\n') ? s : `${s}\n`),
 };
+
+/**
+ * The exit status when standard output's (or standard error's) reader goes away, as
+ * `focuscrawl export … | head -1` does: the command ends at once, quietly, and this is
+ * no failure. Documented in docs/cli.md.
+ */
+export const EXIT_OUTPUT_CLOSED = 0;
+
+let closedOutputHandled = false;
+
+/** Ends the process quietly with EXIT_OUTPUT_CLOSED once a reader of its output is gone. */
+function endQuietlyOnClosedOutput(): void {
+  if (closedOutputHandled) return;
+  closedOutputHandled = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(EXIT_OUTPUT_CLOSED);
+      throw e;
+    });
+  }
+}
+
+/** `message` with the library's option names replaced by their flags, when they can be. */
+async function flagWords(message: string): Promise<string> {
+  if (!mayNameOptions(message)) return message;
+  try {
+    return inFlagWords(message, await cliFlagNames());
+  } catch {
+    return message;
+  }
+}
+
+/**
+ * What `main` prints for an error and the status it exits with: `CODE: message` for a
+ * typed error (2 for usage, else 1), one line naming the path or port for a system
+ * error that no command said in its own words (1); anything else is a fault of
+ * focuscrawl's own and is thrown on.
+ */
+async function reportError(e: unknown, io: Io): Promise<number> {
+  if (isFocusCrawlError(e)) {
+    io.err(`${e.code}: ${await flagWords(e.message)}`);
+    return e.code === 'FC_ERR_CLI_USAGE' ? 2 : 1;
+  }
+  const sys = systemErrorOf(e);
+  if (sys !== undefined) {
+    io.err(`FC_ERR_IO: ${systemErrorText(sys)}`);
+    return 1;
+  }
+  throw e;
+}
 
 type Command = (argv: string[], io: Io) => Promise<number>;
 // Each command's modules load when it runs: a crawl's process holds only what it uses.
@@ -81,6 +139,7 @@ const commands: Record<string, () => Promise<Command>> = {
 /** Runs the CLI; resolves to the process exit status. */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [name, ...rest] = argv;
+  if (io === defaultIo) endQuietlyOnClosedOutput();
   try {
     if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
       const sub = rest[0];
@@ -94,14 +153,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       return 0;
     }
     const load = commands[name];
-    if (!load)
-      throw new CliUsageError(`focuscrawl: unknown command "${name}" (try: focuscrawl help)`);
+    if (!load) {
+      const near = nearest(name, Object.keys(commands));
+      throw new CliUsageError(
+        `focuscrawl: unknown command "${name}"${near === undefined ? '' : `: did you mean ${near}?`} (try: focuscrawl help)`,
+      );
+    }
     return await (await load())(rest, io);
   } catch (e) {
-    if (isFocusCrawlError(e)) {
-      io.err(`${e.code}: ${e.message}`);
-      return e.code === 'FC_ERR_CLI_USAGE' ? 2 : 1;
-    }
-    throw e;
+    return await reportError(e, io);
   }
 }

@@ -9,6 +9,11 @@
  * their URLs (and the claimed ones not started) back to waiting. Everything
  * fetched is committed before the run ends; a killed run loses only uncommitted
  * fetches, whose URLs the next run recovers from processing.
+ *
+ * Failures: a transient failure is an attempt, tried again after a back-off
+ * (retry.ts; the retry waits in the store, so it survives the run); the run waits
+ * for retries due soon, and leaves later ones to a later run. When every fetch
+ * fails for `failingStopMs`, the run stops (`failing`, failing.ts).
  */
 import { AbortedError } from '../errors/index.js';
 import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
@@ -17,6 +22,7 @@ import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import { Claimer } from './claimer.js';
 import { type EngineHooks, KEEP_ALIVE_POLL_MS } from './engine-hooks.js';
+import { Healing } from './healing.js';
 import { HostReadiness } from './host-ready.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
@@ -73,6 +79,8 @@ export class Engine {
   #stopReason: StopReason | null = null;
   /** The run's record, progress and summary (run-log.ts). */
   readonly #log: RunLog;
+  /** Retries, URLs in error put back, and the circuit breaker (healing.ts). */
+  readonly #heal: Healing;
 
   readonly #hooks: EngineHooks;
   /** The site model's link filter and its counts, when the crawl has one. */
@@ -121,12 +129,21 @@ export class Engine {
         deadAfterMs: o.hostDeadAfterMs,
         timeoutsToPark: o.hostTimeouts,
       },
+      {
+        maxAttempts: o.maxAttempts,
+        backoffMs: o.retryBackoffMs,
+        robotsWaitMs: o.fetcher.robotsErrorTtlMs,
+      },
       () => this.#wake.notify(),
     );
+    // A crawl kept alive (watch/) goes on whatever fails: its revisits may still answer.
+    this.#heal = new Healing(o, s.store, hooks.keepAlive === undefined);
     this.#f = {
       counts: { ...s.counts },
       fetchedTotal: s.fetchedTotal,
       run: { fetched: 0, complete: 0, discard: 0, error: 0, redirect: 0, bytes: 0 },
+      retries: 0,
+      requeued: 0,
       refused: {},
       seedErrors: [],
     };
@@ -194,6 +211,7 @@ export class Engine {
     await this.#log.begin();
     // The model this run decides by, kept so that status and the report can find it.
     if (this.#s.siteModel !== undefined) await store.setMeta(META_SITE_MODEL, this.#s.siteModel);
+    await this.#heal.requeue(this.#f, this.#s.warnings);
     await this.#keeper.start(this.#emit);
     this.#emit('start', {
       resumed: this.#s.resumed,
@@ -227,6 +245,8 @@ export class Engine {
     }
     try {
       while (this.#active > 0) await this.#wake.wait();
+      // Dead hosts' URLs: one failed attempt each, for a later run to try again.
+      for (const r of this.#settle.dead()) this.#record(r);
       await this.#flush();
       this.#rec.check();
       await this.#claimer.putBackDone();
@@ -243,7 +263,7 @@ export class Engine {
       if (this.siteFilter !== undefined)
         await store.setMeta(META_SITE_FILTER, this.siteFilter.stats);
       this.#f.counts = await store.counts();
-      const summary = await this.#log.end(reason);
+      const summary = await this.#log.end(reason, await this.#heal.note(reason));
       this.#emit('end', summary);
       return summary;
     } finally {
@@ -273,14 +293,12 @@ export class Engine {
         }
         const c = this.#dispatch.take();
         if (c === undefined) break;
-        const verdict = this.#settle.admit(c, now);
-        if (verdict === 'send') {
+        if (this.#settle.admit(c, now) === 'send') {
           gate?.take();
           this.#start(c);
           continue;
         }
         this.#dispatch.release(c.url);
-        if (verdict !== 'held') this.#record(verdict);
       }
       // URLs held back by their host's delay: try again when the first is due.
       if (this.#active < this.#concurrency) this.#ready.wakeAt(this.#dispatch.nextReadyAt);
@@ -305,15 +323,27 @@ export class Engine {
             this.#claimer.dry = false;
             continue;
           }
-          // Held URLs of unreachable hosts: those that never answered fail now; the
-          // others are waited for (their probes wake us).
-          if (!this.#sitemaps?.busy && this.#settle.held > 0) {
-            const gone = this.#settle.giveUp();
-            for (const r of gone) this.#record(r);
-            if (gone.length > 0) continue;
+          // Failed attempts due soon are waited for; later ones are a later run's.
+          const due = this.#sitemaps?.busy ? null : await this.#heal.retryDue();
+          if (due !== null) {
+            if (due > Date.now()) {
+              this.#ready.wakeAt(due);
+              await this.#wake.wait();
+            }
+            this.#claimer.dry = false;
+            continue;
+          }
+          // Held URLs of unreachable hosts: those that never answered are given up
+          // now (until the run ends); the others are waited for (their probes wake us).
+          if (!this.#sitemaps?.busy && this.#settle.held > 0 && this.#settle.giveUp() > 0) {
+            continue;
           }
           if (!this.#sitemaps?.busy && this.#settle.held === 0) {
-            if (!this.#hooks.keepAlive?.()) return 'exhausted';
+            if (!this.#hooks.keepAlive?.()) {
+              // No fetch of this run was answered, and URLs are left to be tried again.
+              const failed = await this.#heal.failedThrough(this.#settle.deadHeld);
+              return failed ? 'failing' : 'exhausted';
+            }
             // Kept alive (watch/): new URLs may come from revisits; look again soon.
             this.#ready.wakeAt(Date.now() + KEEP_ALIVE_POLL_MS);
             await this.#wake.wait();
@@ -343,6 +373,8 @@ export class Engine {
     try {
       if (res !== null) this.#f.run.bytes += res.bytes;
       const stopping = this.#stopReason !== null;
+      const aborted = stopping && err instanceof AbortedError;
+      if (!aborted && this.#heal.ended(c.url, res, err, Date.now())) this.stop('failing');
       const settled = this.#settle.ended(c, res, err, stopping, (owner, r, claimed) => {
         const p = pageOutcome(
           owner,
@@ -399,6 +431,7 @@ export class Engine {
   }
 
   #tick(): void {
+    if (this.#stopReason === null && this.#heal.tripped(Date.now())) this.stop('failing');
     this.#s.store.counts().then(
       (counts) => {
         this.#f.counts = counts;

@@ -8,6 +8,10 @@ export interface Tallies {
   startedAt: number;
   counts: StateCounts;
   run: CrawlSummary['run'];
+  /** Failed attempts of this run put back to be tried again. */
+  retries: number;
+  /** URLs in error put back to waiting at the start (`retryErrors`). */
+  requeued: number;
   fetchedTotal: number;
   /** HTTP requests sent in this run. */
   requests: number;
@@ -43,17 +47,45 @@ export function progressOf(t: Tallies): CrawlProgress {
   };
 }
 
+/** What the run knows of its end besides the counts: why it failed, when retries are due. */
+export interface StopNote {
+  /** Why every fetch failed (`failing`): `every fetch in the last 30 s failed: …`. */
+  failing?: string;
+  /** When the first URL put back by a failed attempt may be tried again; null when none waits. */
+  retryAt: number | null;
+}
+
+/** `14:05:10` (local time), or `now` when it is past. */
+function clock(at: number, now: number): string {
+  if (at <= now) return 'now';
+  const d = new Date(at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `from ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
 /** Why the run stopped, in a sentence. */
 export function stopMessage(
   reason: StopReason,
   c: StateCounts,
   limits: { maxPages?: number | undefined; durationMs?: number | undefined },
   seedErrors: readonly { url: string; error: string }[],
+  note: StopNote = { retryAt: null },
+  now = Date.now(),
 ): string {
+  const retry =
+    note.retryAt === null
+      ? ''
+      : `${c.waiting} URL${c.waiting === 1 ? '' : 's'} wait${c.waiting === 1 ? 's' : ''} to be tried again (${clock(note.retryAt, now)})`;
   switch (reason) {
+    case 'failing':
+      return `${note.failing ?? 'every fetch failed'}. ${retry || `${c.waiting} URLs are waiting`}: run the same command again once the cause is fixed`;
     case 'exhausted':
       if (c.complete + c.discard === 0 && seedErrors.length > 0) {
-        return `no seed could be fetched: ${seedErrors.map((e) => `${e.url} (${e.error})`).join('; ')}`;
+        const why = `no seed could be fetched: ${seedErrors.map((e) => `${e.url} (${e.error})`).join('; ')}`;
+        return retry === '' ? why : `${why}; ${retry}: run the same command again then`;
+      }
+      if (retry !== '') {
+        return `every URL found was fetched or failed; ${retry}: run the same command again then`;
       }
       return c.discard > 0
         ? `the frontier is empty: every URL found was fetched, and the links of the ${c.discard} discarded (irrelevant) pages were not followed`
@@ -83,6 +115,8 @@ export function summaryOf(
     resumed,
     recovered,
     lostClaims: t.lostClaims,
+    retries: t.retries,
+    requeued: t.requeued,
     run: { ...t.run },
     requests: t.requests,
     waitedForHost: t.waitedForHost,

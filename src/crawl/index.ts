@@ -32,6 +32,7 @@ export {
   type CrawlSummary,
   META_CRAWL,
   META_RUNS,
+  META_SETTINGS,
   META_TOPIC,
   type PageEvent,
   REFUSED_CODES,

@@ -7,9 +7,17 @@ import { fetcherOptionsSchema } from '../fetch/options.js';
 import { STRATEGY_NAMES, type StrategyName } from '../frontier/index.js';
 import type { Topic, TopicInput } from '../relevance/index.js';
 import type { Store } from '../store/index.js';
+import { parseRetryErrors } from './retry.js';
 
 const count = z.number().int().min(1);
 const pattern = z.union([z.string(), z.instanceof(RegExp)]);
+
+/**
+ * Most requests a crawl keeps in flight (`fetcher.concurrency`): well past what one
+ * process and its polite per-host limits can use; more would only exhaust sockets
+ * and file descriptors.
+ */
+export const MAX_CONCURRENCY = 1024;
 
 /** The link ordering strategies (src/frontier). */
 export const STRATEGIES = STRATEGY_NAMES;
@@ -226,6 +234,19 @@ export const crawlOptionsSchema = z.strictObject({
    */
   relearn: z.boolean().default(false),
   /**
+   * Crawl on with a topic that differs from the one the store was crawled with. Without
+   * it such a resume is refused (`TopicChangedError`): two topics would mix in one store.
+   * @default false
+   */
+  newTopic: z.boolean().default(false),
+  /**
+   * The settings to record in the store (meta `crawl.settings`) once the run has
+   * started: the command line records its flags here so that a resume can reuse them.
+   * Any JSON object; the crawl does not read it otherwise.
+   * @default none
+   */
+  settings: z.record(z.string(), z.unknown()).optional(),
+  /**
    * Keep at most this many waiting URLs, the best ones (DESIGN 1.4).
    * @default unlimited
    */
@@ -246,6 +267,42 @@ export const crawlOptionsSchema = z.strictObject({
   /** Timeouts in a row that park a host. @default 3 */
   hostTimeouts: count.default(3),
   /**
+   * Attempts a URL gets, over all runs, the first included: a transient failure (DNS,
+   * refused or reset connection, timeout, 5xx, 429, a host given up) of a URL with
+   * attempts left puts it back to waiting, to be tried again after `retryBackoffMs`
+   * (doubling per attempt); the last attempt ends it in error. 1: no retry.
+   * @default 3
+   */
+  maxAttempts: count.max(100).default(3),
+  /**
+   * The wait before the second attempt at a URL; each next one waits twice as long
+   * (at most an hour), or as long as a 429's or 503's `Retry-After` asks when longer.
+   * @default 10000
+   */
+  retryBackoffMs: z.number().int().min(0).max(3_600_000).default(10_000),
+  /**
+   * At the start of the run, put URLs in error back to waiting with their attempts
+   * reset: `all`, `transient` (the failures worth trying again), or a comma list of
+   * error codes (`FC_ERR_DNS`), HTTP statuses (`404`) and classes (`5xx`).
+   * @default none
+   */
+  retryErrors: z
+    .string()
+    .superRefine((v, ctx) => {
+      try {
+        parseRetryErrors(v);
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: (e as Error).message });
+      }
+    })
+    .optional(),
+  /**
+   * Stop the run (`failing`) when every fetch of this long failed (at least 3 of
+   * them), naming the commonest cause; the URLs stay to be tried again. 0: never.
+   * @default 30000
+   */
+  failingStopMs: z.number().int().min(0).default(30_000),
+  /**
    * Which page bodies go to the page repository (`pages/<md5>.gz`):
    * `kept` (complete pages), `all` (discarded ones too) or `none`.
    * @default 'kept'
@@ -254,15 +311,18 @@ export const crawlOptionsSchema = z.strictObject({
   /**
    * Index the text of kept pages for full-text search (`focuscrawl search`):
    * `kept`, or `none`. Indexing costs ~0.8 ms a page on the store's thread and
-   * makes the store several times larger (BENCHMARKS.md), so it is asked for.
+   * makes the store several times larger (BENCHMARKS.md), so it is asked for. A run
+   * with `'kept'` on a store that kept pages without it indexes them first, from their
+   * stored bodies (text-backfill.ts).
    * @default 'none'
    */
   fullText: z.enum(['kept', 'none']).default('none'),
   /**
    * When a run ends (not on error), compute PageRank over the crawl's link graph and
    * the final score P = 0.6·relevance + 0.4·PR of kept pages, and store them
-   * (`rankStore`; the `rank` command does the same with settable weights). Damping as
-   * `strategyOptions.damping`.
+   * (`rankStore`; the `rank` command does the same with settable weights, and keeps
+   * them in the store: they are used here too, rank-settings.ts). Damping: the kept
+   * one, else `strategyOptions.damping`.
    * @default true
    */
   rankOnFinish: z.boolean().default(true),
@@ -319,9 +379,30 @@ export const crawlOptionsSchema = z.strictObject({
 export type CrawlOptionsInput = z.input<typeof crawlOptionsSchema>;
 export type CrawlOptions = z.output<typeof crawlOptionsSchema>;
 
+/**
+ * Values each valid alone that make no sense in a crawl: refused, naming the options
+ * (the command line refuses them earlier, naming its flags).
+ */
+function checkLimits(o: CrawlOptions): void {
+  const { concurrency, perHostConcurrency } = o.fetcher;
+  if (concurrency > MAX_CONCURRENCY) {
+    throw new InvalidOptionError(
+      `invalid crawl options: fetcher.concurrency: at most ${MAX_CONCURRENCY} requests in flight, got ${concurrency}`,
+    );
+  }
+  if (perHostConcurrency > concurrency) {
+    throw new InvalidOptionError(
+      `invalid crawl options: fetcher.perHostConcurrency (${perHostConcurrency}) is more than fetcher.concurrency (${concurrency}), which caps it`,
+    );
+  }
+}
+
 export function parseCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   const r = crawlOptionsSchema.safeParse(input);
-  if (r.success) return r.data;
+  if (r.success) {
+    checkLimits(r.data);
+    return r.data;
+  }
   const problems = r.error.issues.map((i) => {
     const field = i.path.length > 0 ? i.path.join('.') : '(options)';
     return `${field}: ${i.message}`;

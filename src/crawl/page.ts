@@ -77,7 +77,9 @@ export interface PageResult {
 
 /**
  * The outcome and event of a fetch that did not produce a page; `res`, when a
- * response came through redirects, puts the failure on the final URL.
+ * response came through redirects, puts the failure on the final URL. `retryAt`
+ * (never with redirects): the attempt failed and the URL goes back to waiting, to be
+ * tried again from then.
  */
 export function failure(
   claimed: ClaimedUrl,
@@ -85,11 +87,13 @@ export function failure(
   error: string,
   status: number | null,
   res?: FetchResult,
+  retryAt: number | null = null,
 ): { outcome: Outcome; event: PageEvent } {
   const result: FetchFailure =
     status === null ? { fetchedAt, error } : { fetchedAt, error, status };
   const redirected = res !== undefined && res.finalUrl !== claimed.url;
   if (redirected) result.redirects = redirectSteps(res);
+  else if (retryAt !== null) result.retryAt = retryAt;
   return {
     outcome: { url: claimed.url, state: 'error', result },
     event: {
@@ -102,6 +106,9 @@ export function failure(
       title: null,
       newUrls: 0,
       error,
+      attempt: claimed.attempts + 1,
+      ...(result.retryAt != null ? { retryAt: result.retryAt } : {}),
+      ...(res === undefined ? {} : { fetchMs: res.timings.totalMs }),
     },
   };
 }
@@ -174,7 +181,7 @@ export function pageOutcome(
   const dedup = kept && rules.dedup !== null ? rules.dedup.check(pageUrl, text) : null;
   if (dedup?.duplicate) {
     // Recorded as a discard naming the original: no body, no links followed.
-    return pageResult(claimed, 'discard', {
+    return pageResult(claimed, 'discard', res.timings.totalMs, {
       ...base,
       ...(redirects ? { redirects } : {}),
       contentHash: md5Hex(res.body),
@@ -278,7 +285,7 @@ export function pageOutcome(
     ...(links ? { links } : {}),
     ...(newUrls ? { newUrls } : {}),
   };
-  return pageResult(claimed, kept ? 'complete' : 'discard', result);
+  return pageResult(claimed, kept ? 'complete' : 'discard', res.timings.totalMs, result);
 }
 
 /**
@@ -310,6 +317,7 @@ function refreshTarget(
 function pageResult(
   claimed: ClaimedUrl,
   state: 'complete' | 'discard',
+  fetchMs: number,
   result: FetchedPage,
 ): PageResult {
   return {
@@ -324,6 +332,7 @@ function pageResult(
       title: result.title ?? null,
       newUrls: result.newUrls?.length ?? 0,
       error: null,
+      fetchMs,
     },
     relevance: result.relevance,
   };

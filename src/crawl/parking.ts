@@ -2,8 +2,11 @@
  * Claimed URLs of unreachable hosts, held instead of sent (the host's standing is
  * frontier/host-health.ts). A URL of a parked host waits here; when the host is due
  * for a probe one of its URLs goes back to be sent; a response from the host sends
- * the rest; a host that stays unreachable past the limit has them all failed with
- * one reason. Held URLs are not fetched, so they use none of the page budget.
+ * the rest. A host that stays unreachable past the limit is dead for the run: its
+ * URLs (and those claimed later) stay here, unsent, until the run ends, and are then
+ * recorded as one failed attempt each, to be tried again by a later run: a dead host
+ * costs each of its URLs one attempt per run, not one per URL sent. Held URLs are not
+ * fetched, so they use none of the page budget.
  */
 import { HostUnreachableError } from '../errors/index.js';
 import { type HostFailure, hostFailureOf } from '../fetch/index.js';
@@ -14,8 +17,11 @@ import { errorText } from './signals.js';
 
 export class HostParking {
   readonly #health: HostHealth;
+  /** URLs of parked hosts, waiting for a probe. */
   readonly #held = new Map<string, ClaimedUrl[]>();
   #size = 0;
+  /** URLs of dead hosts, held until the run ends. */
+  #dead: ClaimedUrl[] = [];
   #timer: NodeJS.Timeout | null = null;
   /** When the next probe is due (infinite when none). */
   #nextAt = Number.POSITIVE_INFINITY;
@@ -26,26 +32,32 @@ export class HostParking {
     this.#wake = wake;
   }
 
-  /** URLs held now. */
+  /** URLs held for parked hosts, waiting for a probe. */
   get size(): number {
     return this.#size;
   }
 
-  /** What to do with a claimed URL about to be sent. `park` holds it here. */
+  /** URLs of dead hosts held until the run ends. */
+  get dead(): number {
+    return this.#dead.length;
+  }
+
+  /** What to do with a claimed URL about to be sent. `park` and `dead` hold it here. */
   admit(c: ClaimedUrl, now: number): HostVerdict {
     const host = hostOf(c.url) ?? '';
     const v = this.#health.verdict(host, now);
     if (v === 'park') this.#hold(host, c);
+    else if (v === 'dead') this.#dead.push(c);
     return v;
   }
 
   /**
    * A fetch failed. Returns `fail` (record it as usual: the error says nothing of the
    * host), `counted` (record it; a timeout counted against the host), `park` (held
-   * here, to be sent again with its host) or the URLs to fail now because their host
-   * is dead (this one first).
+   * here, to be sent again with its host) or `dead` (held here with the host's other
+   * URLs until the run ends: the host is dead).
    */
-  failed(c: ClaimedUrl, err: unknown, now: number): 'fail' | 'counted' | 'park' | ClaimedUrl[] {
+  failed(c: ClaimedUrl, err: unknown, now: number): 'fail' | 'counted' | 'park' | 'dead' {
     const kind: HostFailure = hostFailureOf(err);
     if (kind === 'none') return 'fail';
     const host = hostOf(c.url) ?? '';
@@ -56,11 +68,9 @@ export class HostParking {
       this.#arm(now);
       return 'park';
     }
-    const all = [c, ...(this.#held.get(host) ?? [])];
-    this.#size -= all.length - 1;
-    this.#held.delete(host);
+    this.#dead.push(c, ...this.#take(host));
     this.#arm(now);
-    return all;
+    return 'dead';
   }
 
   /**
@@ -74,6 +84,11 @@ export class HostParking {
       return [];
     }
     this.#health.succeeded(host);
+    return this.#take(host);
+  }
+
+  /** The URLs held for `host`, taken out. */
+  #take(host: string): ClaimedUrl[] {
     const back = this.#held.get(host) ?? [];
     this.#held.delete(host);
     this.#size -= back.length;
@@ -112,28 +127,36 @@ export class HostParking {
 
   /**
    * Nothing else is left to fetch: hosts that never answered in this run are given
-   * up at once (a dead seed ends the crawl now, not after `deadAfterMs`), and their
-   * held URLs returned to be failed; hosts that answered before are still waited for.
+   * up at once (a dead seed ends the crawl now, not after `deadAfterMs`), their held
+   * URLs held as dead; hosts that answered before are still waited for. Returns how
+   * many URLs were given up.
    */
-  giveUp(): ClaimedUrl[] {
-    const out: ClaimedUrl[] = [];
-    for (const [host, list] of this.#held) {
+  giveUp(): number {
+    let n = 0;
+    for (const host of [...this.#held.keys()]) {
       if (this.#health.answered(host)) continue;
       this.#health.giveUp(host);
-      out.push(...list);
-      this.#size -= list.length;
-      this.#held.delete(host);
+      const list = this.#take(host);
+      this.#dead.push(...list);
+      n += list.length;
     }
-    return out;
+    return n;
   }
 
-  /** Every held URL, taken out (the run is stopping: they go back to waiting). */
+  /** Every URL held for a parked host, taken out (the run is stopping: they go back to waiting). */
   drain(): ClaimedUrl[] {
     const out = [...this.#held.values()].flat();
     this.#held.clear();
     this.#size = 0;
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
+    return out;
+  }
+
+  /** The URLs of dead hosts, taken out (the run is ending: each is recorded as a failed attempt). */
+  drainDead(): ClaimedUrl[] {
+    const out = this.#dead;
+    this.#dead = [];
     return out;
   }
 

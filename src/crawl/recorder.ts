@@ -16,6 +16,10 @@ export interface Figures {
   /** Responses that ended a URL, over all runs: what `maxPages` counts. */
   fetchedTotal: number;
   run: CrawlSummary['run'];
+  /** Failed attempts of this run put back to be tried again (not in `run`: their URLs wait again). */
+  retries: number;
+  /** URLs in error put back to waiting at the start of the run (`retryErrors`). */
+  requeued: number;
   /** URLs failed without a request being sent, by error code. */
   refused: Record<string, number>;
   seedErrors: { url: string; error: string }[];
@@ -113,8 +117,18 @@ export class Recorder {
   #tally(events: readonly PageEvent[]): void {
     const { f } = this;
     for (const e of events) {
-      if (e.error !== null && this.#seeds.has(e.url))
-        f.seedErrors.push({ url: e.url, error: e.error });
+      // A seed's last outcome in this run decides whether it failed.
+      if (this.#seeds.has(e.url)) {
+        const i = f.seedErrors.findIndex((x) => x.url === e.url);
+        if (i >= 0) f.seedErrors.splice(i, 1);
+        if (e.error !== null) f.seedErrors.push({ url: e.url, error: e.error });
+      }
+      if (e.retryAt !== undefined) {
+        // A failed attempt: its URL waits again, and no response ended it.
+        f.retries++;
+        f.counts.waiting++;
+        continue;
+      }
       // The page budget counts responses that ended a URL (docs/crawl.md).
       if (e.status !== null && e.state !== 'redirect') f.fetchedTotal++;
       if (e.finalUrl !== undefined) f.counts.redirect++;

@@ -5,7 +5,7 @@
  * outcomes move (recorder.ts) and the fetcher's counts.
  */
 import type { FetcherStats } from '../fetch/index.js';
-import { progressOf, stopMessage, summaryOf, type Tallies } from './figures.js';
+import { progressOf, type StopNote, stopMessage, summaryOf, type Tallies } from './figures.js';
 import type { CrawlOptions } from './options.js';
 import type { Figures } from './recorder.js';
 import type { Setup } from './setup.js';
@@ -55,6 +55,7 @@ export class RunLog {
     r.fetched = this.#f.run.fetched;
     r.requests = this.#fetcher().requests;
     r.refused = { ...this.#f.refused };
+    r.retries = this.#f.retries;
   }
 
   tallies(): Tallies {
@@ -64,6 +65,8 @@ export class RunLog {
       startedAt: this.#startedAt,
       counts: this.#f.counts,
       run: this.#f.run,
+      retries: this.#f.retries,
+      requeued: this.#f.requeued,
       fetchedTotal: this.#f.fetchedTotal,
       requests: fs.requests,
       waitedForHost: fs.waited,
@@ -84,11 +87,11 @@ export class RunLog {
   }
 
   /** Saves the run's record with its stop reason; returns the summary. */
-  async end(reason: StopReason): Promise<CrawlSummary> {
+  async end(reason: StopReason, note?: StopNote): Promise<CrawlSummary> {
     this.#update();
     this.#record.stopReason = reason;
     await this.#save();
-    const message = stopMessage(reason, this.#f.counts, this.#o, this.#f.seedErrors);
+    const message = stopMessage(reason, this.#f.counts, this.#o, this.#f.seedErrors, note);
     const cpu = process.cpuUsage(this.#cpuAtStart);
     const resources = {
       cpuMs: (cpu.user + cpu.system) / 1000,

@@ -74,9 +74,13 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
       if (this.#stopRequested !== null) engine.stop(this.#stopRequested);
       const summary = await engine.run();
       if (o.rankOnFinish) {
-        const { rankStore } = await import('../ranking/index.js');
-        const damping = o.strategyOptions.damping;
-        emit('ranked', await rankStore(s.store, damping === undefined ? {} : { damping }));
+        const [{ rankStore }, { finishRankOptions }] = await Promise.all([
+          import('../ranking/index.js'),
+          import('./rank-settings.js'),
+        ]);
+        // The settings `focuscrawl rank` kept in the store, else the crawl's damping.
+        const settings = await finishRankOptions(s.store, o.strategyOptions.damping);
+        emit('ranked', await rankStore(s.store, settings));
       }
       return summary;
     } finally {

@@ -1,17 +1,19 @@
 /**
  * What becomes of a claimed URL around its fetch, apart from judging the page: an
  * unreachable host holds its URLs (parking.ts), a redirect is followed only to a
- * URL the run does not have, and a redirecting URL is recorded as a redirect to
- * the page it led to (redirects.ts). The engine hands each claim and each ended
- * fetch here and gets back what to record and what to send.
+ * URL the run does not have, a redirecting URL is recorded as a redirect to the page
+ * it led to (redirects.ts), and a failure is an attempt to be tried again when it is
+ * transient and the URL has attempts left (retry.ts). The engine hands each claim and
+ * each ended fetch here and gets back what to record and what to send.
  */
 import { AbortedError } from '../errors/index.js';
-import type { FetchResult } from '../fetch/index.js';
+import { classifyFailure, type FetchResult } from '../fetch/index.js';
 import type { HostHealthOptions } from '../frontier/index.js';
 import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { failure, redirectOutcome } from './page.js';
 import { HostParking } from './parking.js';
 import { RedirectTracker, redirectSteps } from './redirects.js';
+import { type RetryRule, retryAt } from './retry.js';
 import { errorText } from './signals.js';
 import type { PageEvent } from './types.js';
 
@@ -34,14 +36,24 @@ export class Settler {
   readonly #redirects = new RedirectTracker();
   /** Final URL → the uncommitted record carrying the page a redirected fetch brought for it. */
   readonly #reached = new Map<string, Recorded>();
+  readonly #retry: RetryRule;
 
-  constructor(hosts: Partial<HostHealthOptions>, wake: () => void) {
+  constructor(hosts: Partial<HostHealthOptions>, retry: RetryRule, wake: () => void) {
     this.#parking = new HostParking(hosts, wake);
+    this.#retry = retry;
   }
 
-  /** Claims held here (unreachable hosts, redirect targets being fetched). */
+  /**
+   * Claims held here that the run waits for: URLs of parked hosts (their probes will
+   * send them) and redirect targets being fetched.
+   */
   get held(): number {
     return this.#parking.size + this.#redirects.size;
+  }
+
+  /** URLs of dead hosts, held until the run ends (`dead`). */
+  get deadHeld(): number {
+    return this.#parking.dead;
   }
 
   /**
@@ -76,12 +88,10 @@ export class Settler {
     return this.#parking.due(now);
   }
 
-  /** `send` the claim now, hold it (`held`), or record the failure returned (its host is dead). */
-  admit(c: ClaimedUrl, now: number): 'send' | 'held' | Recorded {
+  /** `send` the claim now, or hold it (`held`: its host is parked, or dead). */
+  admit(c: ClaimedUrl, now: number): 'send' | 'held' {
     const v = this.#parking.admit(c, now);
-    if (v === 'send' || v === 'probe') return 'send';
-    if (v === 'park') return 'held';
-    return failure(c, now, this.#parking.deadError(c.url, now), null);
+    return v === 'send' || v === 'probe' ? 'send' : 'held';
   }
 
   /** The fetch's `follow` hook for claim `url`. */
@@ -110,11 +120,9 @@ export class Settler {
         return out;
       }
       const held = this.#parking.failed(c, err, now);
-      if (held === 'park') return out;
-      out.records.push(failure(c, now, errorText(err), null));
+      if (held === 'park' || held === 'dead') return out;
+      out.records.push(this.#failed(c, now, errorText(err), null));
       if (held === 'fail') out.send.push(...this.#parking.settled(c.url));
-      else if (held !== 'counted')
-        for (const x of held.slice(1)) out.records.push(this.#dead(x, now));
       return out;
     }
     const r = res as FetchResult;
@@ -127,10 +135,7 @@ export class Settler {
     // A claim held for the final URL takes the page; this one is a redirect to it.
     const owner = ended.takes ?? c;
     if (ended.takes !== null) out.records.push(redirectOutcome(c, redirectSteps(r), fetchedAt));
-    const rec =
-      r.status < 200 || r.status >= 300
-        ? failure(owner, fetchedAt, `HTTP ${r.status}`, r.status, r)
-        : judge(owner, r, c);
+    const rec = r.status < 200 || r.status >= 300 ? this.#httpError(owner, r) : judge(owner, r, c);
     out.records.push(rec);
     if (rec.event.finalUrl !== undefined) this.#reached.set(rec.event.finalUrl, rec);
     return out;
@@ -138,20 +143,53 @@ export class Settler {
 
   /**
    * Nothing else is left to fetch: the held URLs of hosts that never answered in this
-   * run fail now (`FC_ERR_HOST_UNREACHABLE`); hosts that answered are still waited for.
+   * run are given up (held as dead until the run ends); hosts that answered are still
+   * waited for. Returns how many URLs were given up.
    */
-  giveUp(): Recorded[] {
-    const now = Date.now();
-    return this.#parking.giveUp().map((c) => this.#dead(c, now));
+  giveUp(): number {
+    return this.#parking.giveUp();
   }
 
-  /** Every held claim, taken out (the run is stopping: they go back to waiting). */
+  /** Every held claim the run waited for, taken out (the run is stopping: they go back to waiting). */
   drain(): ClaimedUrl[] {
     return [...this.#parking.drain(), ...this.#redirects.drain()];
   }
 
-  #dead(c: ClaimedUrl, now: number): Recorded {
-    return failure(c, now, this.#parking.deadError(c.url, now), null);
+  /**
+   * The URLs of dead hosts, as the run ends: each a failed attempt
+   * (`FC_ERR_HOST_UNREACHABLE`) a later run may try again at once, or, its last
+   * attempt, an error.
+   */
+  dead(): Recorded[] {
+    const now = Date.now();
+    return this.#parking.drainDead().map((c) => {
+      const error = this.#parking.deadError(c.url, now);
+      const again = c.attempts + 1 < this.#retry.maxAttempts ? now : null;
+      return failure(c, now, error, null, undefined, again);
+    });
+  }
+
+  /** A failure without a response, tried again when transient and attempts are left. */
+  #failed(c: ClaimedUrl, now: number, error: string, status: number | null): Recorded {
+    const info = classifyFailure({ error, status, url: c.url });
+    return failure(c, now, error, status, undefined, retryAt(this.#retry, c.attempts, info, now));
+  }
+
+  /**
+   * An HTTP error status. Transient (5xx, 429): the claim is tried again when it has
+   * attempts left, after the back-off or the response's `Retry-After`; reached
+   * through redirects, the hops are recorded and the final URL is queued to be fetched
+   * on its own.
+   */
+  #httpError(owner: ClaimedUrl, r: FetchResult): Recorded {
+    const fetchedAt = r.timings.startedAt;
+    const error = `HTTP ${r.status}`;
+    const info = classifyFailure({ error, status: r.status, url: r.finalUrl });
+    if (info.class === 'transient' && r.finalUrl !== owner.url) {
+      return redirectOutcome(owner, redirectSteps(r), fetchedAt);
+    }
+    const again = retryAt(this.#retry, owner.attempts, info, Date.now(), r.headers['retry-after']);
+    return failure(owner, fetchedAt, error, r.status, r, again);
   }
 }
 

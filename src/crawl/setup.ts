@@ -4,7 +4,7 @@ import { join } from 'node:path';
  * Before the first fetch: open (or take) the store, return URLs a dead run left in
  * processing, resolve the topic, seed, and record the topic and the run.
  */
-import { InvalidOptionError } from '../errors/index.js';
+import { InvalidOptionError, TopicChangedError } from '../errors/index.js';
 import { loadRules, parseRules, type Rules } from '../extract/index.js';
 import {
   DEFAULT_THRESHOLD,
@@ -32,9 +32,16 @@ import { CrawlLease } from './lease.js';
 import { chooseModels, type ModelChoice } from './models.js';
 import type { CrawlOptions } from './options.js';
 import { learnOrReuse } from './site-model-learn.js';
+import { backfillText } from './text-backfill.js';
 import { STORE_THREAD_HEAP } from './thread.js';
 import { resolveTopic } from './topic.js';
-import { type CrawlRunRecord, META_RUNS, META_TOPIC, type StoredTopic } from './types.js';
+import {
+  type CrawlRunRecord,
+  META_RUNS,
+  META_SETTINGS,
+  META_TOPIC,
+  type StoredTopic,
+} from './types.js';
 
 export interface Setup {
   store: Store;
@@ -73,6 +80,32 @@ function total(c: StateCounts): number {
 function noSeeds(): Error {
   return new InvalidOptionError(
     'no seeds: give seed URLs (--seeds) or list them in the topic file',
+  );
+}
+
+/** `2 keywords added (a, b), 1 removed (c), 1 reweighted (d)`. */
+export function keywordChange(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): string {
+  const added = Object.keys(after).filter((k) => !(k in before));
+  const removed = Object.keys(before).filter((k) => !(k in after));
+  const reweighted = Object.keys(after).filter((k) => k in before && before[k] !== after[k]);
+  const part = (n: string[], what: string) =>
+    n.length === 0
+      ? []
+      : [`${n.length} ${what} (${n.slice(0, 3).join(', ')}${n.length > 3 ? ', …' : ''})`];
+  const parts = [
+    ...part(added, 'keywords added'),
+    ...part(removed, 'removed'),
+    ...part(reweighted, 'reweighted'),
+  ];
+  return parts.length > 0 ? parts.join(', ') : 'keyword order';
+}
+
+function topicChanged(before: Record<string, number>, after: Record<string, number>): Error {
+  return new TopicChangedError(
+    `the topic differs from the one this store was crawled with: ${keywordChange(before, after)}. Two topics would mix in one store: leave --topic out to resume with the store's topic, give --new-topic to crawl on with this one, or crawl into a new --store`,
   );
 }
 
@@ -169,8 +202,9 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
     const stored = await store.getMeta<StoredTopic>(META_TOPIC);
     const keywords = Object.fromEntries(topic.keywords.map((k) => [k.word, k.weight]));
     if (stored && JSON.stringify(stored.keywords) !== JSON.stringify(keywords)) {
+      if (!o.newTopic) throw topicChanged(stored.keywords, keywords);
       warnings.push(
-        'the topic differs from the one this store was crawled with: using the new one',
+        `the topic differs from the one this store was crawled with (${keywordChange(stored.keywords, keywords)}): crawling on with the new one (--new-topic)`,
       );
     }
     const saved = await store.getMeta<ThresholdHistory>(META_THRESHOLD);
@@ -185,6 +219,10 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
     // lock is ours; other runs' claims come back only when their lease is lost.
     const stale = ownsStore ? await CrawlLease.closeStale(store) : 0;
     const recovered = stale + (await store.recover());
+    // Full text turned on: the pages kept without it are indexed now (text-backfill.ts).
+    if (resumed && o.fullText === 'kept') {
+      warnings.push(...(await backfillText(store, { contextChars: models.contextChars })));
+    }
     const seedsAdded = seedList.length > 0 ? await store.addSeeds(seedList) : 0;
     await store.setKeywords(keywords);
     await store.setMeta(META_TOPIC, {
@@ -192,6 +230,7 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       keywords,
       threshold: threshold.value,
     } satisfies StoredTopic);
+    if (o.settings !== undefined) await store.setMeta(META_SETTINGS, o.settings);
     const runs = (await store.getMeta<CrawlRunRecord[]>(META_RUNS)) ?? [];
     const stats = await store.stats({ topHosts: 0 });
     const lease = await CrawlLease.open(store);

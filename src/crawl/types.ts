@@ -11,7 +11,13 @@ export type StopReason =
   /** `durationMs` of this run elapsed. */
   | 'duration'
   /** `stop()` was called or the signal aborted (Ctrl-C). */
-  | 'stopped';
+  | 'stopped'
+  /**
+   * Every fetch failed: for `failingStopMs` (the circuit breaker), or, when nothing was
+   * left to fetch but URLs of unreachable hosts or retries, every fetch of the run. The
+   * URLs involved stay to be tried again; `message` names the commonest cause.
+   */
+  | 'failing';
 
 /** A snapshot of a running crawl, emitted every `progressIntervalMs`. */
 export interface CrawlProgress {
@@ -54,6 +60,15 @@ export interface PageEvent {
   newUrls: number;
   /** The error, for state `error`. */
   error: string | null;
+  /** Which attempt at the URL this was (1 for the first); set for errors. */
+  attempt?: number;
+  /**
+   * Set when the failed attempt put the URL back to waiting (state `error` all the
+   * same): when it will be tried again, ms since the epoch.
+   */
+  retryAt?: number;
+  /** How long the fetch took, from the request to the end of the body (when a response came). */
+  fetchMs?: number;
 }
 
 /** What `crawl` resolves to. */
@@ -71,6 +86,13 @@ export interface CrawlSummary {
    * back. 0 in any healthy run.
    */
   lostClaims: number;
+  /**
+   * Failed attempts of this run put back to be tried again (`maxAttempts`): counted
+   * here, not in `run` (their URLs are waiting again).
+   */
+  retries: number;
+  /** URLs in error put back to waiting at the start of the run (`retryErrors`). */
+  requeued: number;
   /** Fetch outcomes recorded in this run, by state. */
   run: {
     fetched: number;
@@ -134,6 +156,11 @@ export const REFUSED_CODES: ReadonlySet<string> = new Set([
 export const META_TOPIC = 'topic';
 export const META_CRAWL = 'crawl';
 export const META_RUNS = 'runs';
+/**
+ * The settings the crawl was last run with (`CrawlOptions.settings`, recorded once the
+ * run has started): the CLI records its flags and topic here (`StoredSettings`).
+ */
+export const META_SETTINGS = 'crawl.settings';
 
 /** `store.getMeta('topic')`: the topic the crawl scores pages with. */
 export interface StoredTopic {
@@ -152,6 +179,8 @@ export interface CrawlRunRecord {
   requests?: number;
   /** URLs failed before a request was sent, by error code (`CrawlSummary.refused`). */
   refused?: Record<string, number>;
+  /** Failed attempts put back to be tried again (`CrawlSummary.retries`; absent in older runs). */
+  retries?: number;
   /** null while running or when the process died. */
   stopReason: StopReason | null;
   strategy: string;

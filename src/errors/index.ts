@@ -25,6 +25,8 @@ export const ErrorCodes = {
   FC_ERR_RESOLVE_SPEC: 'A `--resolve HOST=IP[:PORT]` mapping is malformed.',
   FC_ERR_TOPIC_FILE:
     'A topic file cannot be read or is invalid (the message names file, line and field).',
+  FC_ERR_TOPIC_CHANGED:
+    'A resumed crawl was given a topic other than the one its store was crawled with (refused without --new-topic).',
   FC_ERR_STORE_VERSION:
     'A store was written by a newer focuscrawl (schema version above this one); it is left untouched.',
   FC_ERR_STORE:
@@ -36,6 +38,8 @@ export const ErrorCodes = {
   FC_ERR_LEASE_LOST:
     'A claim was made under a lease that is not open (closed, or lost and its claims taken back).',
   FC_ERR_CLI_USAGE: 'The command line is malformed (unknown command or flag, missing value).',
+  FC_ERR_IO:
+    'A file or folder given on the command line cannot be read or written, or a port cannot be listened on (the message names the flag, the path or port, and why).',
   FC_ERR_LEARN:
     'Learning cannot proceed: a topic example source cannot be read or is malformed, no usable example remains, or a site model sample is too small or too uniform to learn from.',
   FC_ERR_MODEL_FILE:
@@ -111,12 +115,14 @@ export const NetworkError = define('FC_ERR_NETWORK', 'NetworkError', true);
 export const AbortedError = define('FC_ERR_ABORTED', 'AbortedError', false);
 export const ResolveSpecError = define('FC_ERR_RESOLVE_SPEC', 'ResolveSpecError', false);
 export const TopicFileError = define('FC_ERR_TOPIC_FILE', 'TopicFileError', false);
+export const TopicChangedError = define('FC_ERR_TOPIC_CHANGED', 'TopicChangedError', false);
 export const StoreVersionError = define('FC_ERR_STORE_VERSION', 'StoreVersionError', false);
 export const StoreError = define('FC_ERR_STORE', 'StoreError', false);
 export const StoreStateError = define('FC_ERR_STORE_STATE', 'StoreStateError', false);
 export const StoreBusyError = define('FC_ERR_STORE_BUSY', 'StoreBusyError', false);
 export const LeaseLostError = define('FC_ERR_LEASE_LOST', 'LeaseLostError', false);
 export const CliUsageError = define('FC_ERR_CLI_USAGE', 'CliUsageError', false);
+export const IoError = define('FC_ERR_IO', 'IoError', false);
 export const LearnError = define('FC_ERR_LEARN', 'LearnError', false);
 export const ModelFileError = define('FC_ERR_MODEL_FILE', 'ModelFileError', false);
 export const CrawlThreadError = define('FC_ERR_CRAWL_THREAD', 'CrawlThreadError', false);
@@ -155,12 +161,14 @@ const BY_CODE: Record<
   FC_ERR_ABORTED: AbortedError,
   FC_ERR_RESOLVE_SPEC: ResolveSpecError,
   FC_ERR_TOPIC_FILE: TopicFileError,
+  FC_ERR_TOPIC_CHANGED: TopicChangedError,
   FC_ERR_STORE_VERSION: StoreVersionError,
   FC_ERR_STORE: StoreError,
   FC_ERR_STORE_STATE: StoreStateError,
   FC_ERR_STORE_BUSY: StoreBusyError,
   FC_ERR_LEASE_LOST: LeaseLostError,
   FC_ERR_CLI_USAGE: CliUsageError,
+  FC_ERR_IO: IoError,
   FC_ERR_LEARN: LearnError,
   FC_ERR_MODEL_FILE: ModelFileError,
   FC_ERR_CRAWL_THREAD: CrawlThreadError,

@@ -121,7 +121,8 @@ test('invalid export options name the field', async () => {
   const store = await openStore(dir, { readonly: true });
   try {
     const cases: [Parameters<typeof exportStore>[1], RegExp][] = [
-      [{ what: 'pages', state: 'waiting' }, /state: state applies to what "urls" only/],
+      [{ what: 'links', state: 'waiting' }, /state: state applies to what "urls" or "pages" only/],
+      [{ what: 'pages', state: 'waiting' }, /state: a page is "complete" \(kept\) or "discard"/],
       [{ what: 'urls', format: 'jsonl', bom: true }, /bom: bom applies to format "csv" only/],
       [{ what: 'tables' as 'urls' }, /what:/],
       [{ what: 'urls', extra: 1 } as Parameters<typeof exportStore>[1], /extra/],

@@ -42,6 +42,7 @@ export {
   type ExportOptionsInput,
   type ExportWhat,
   exportOptionsSchema,
+  PAGE_STATES,
   parseExportOptions,
   type TextExportFormat,
   type TextExportOptionsInput,
@@ -139,6 +140,14 @@ async function* encodeRecords(
   }
 }
 
+/** The pages of `pages` in `state` (all of them without one). */
+async function* inState<T extends { state: string }>(
+  pages: AsyncIterable<T>,
+  state: string | undefined,
+): AsyncGenerator<T> {
+  for await (const p of pages) if (state === undefined || p.state === state) yield p;
+}
+
 /** The export, a piece at a time: strings, or Buffers for WARC. */
 async function* pieces(
   store: Store,
@@ -153,18 +162,19 @@ async function* pieces(
       );
       return;
     case 'pages': {
+      const stored = inState(store.pages(), o.state);
       if (o.format === 'warc') {
         const warc = { source: o.source, concurrency: o.bodyConcurrency };
-        yield* warcChunks(store, store.pages(), warc, () => c.rows++);
+        yield* warcChunks(store, stored, warc, () => c.rows++);
         return;
       }
       const pages: AsyncIterable<PageRow> = o.text
         ? ordered(
-            store.pages(),
+            stored,
             async (p) => ({ ...p, text: await pageText(store, p) }),
             o.bodyConcurrency,
           )
-        : store.pages();
+        : stored;
       const columns = pageColumns(o.text);
       yield* encode({ name: 'pages', columns, rows: counted(pages, c), primaryKey: ['url'] }, o);
       return;

@@ -28,6 +28,7 @@ export {
   exportLines,
   exportOptionsSchema,
   exportStore,
+  PAGE_STATES,
   pageText,
   type TextExportFormat,
   type TextExportOptionsInput,

@@ -5,6 +5,8 @@ import { SQL_DIALECTS } from './sql.js';
 
 export const EXPORT_WHATS = ['history', 'pages', 'urls', 'links', 'changes', 'records'] as const;
 export type ExportWhat = (typeof EXPORT_WHATS)[number];
+/** The states of a fetched page, which `state` may pick with `what: 'pages'`. */
+export const PAGE_STATES = ['complete', 'discard'] as const;
 export const EXPORT_FORMATS = ['jsonl', 'csv', 'xml', 'html', 'sql', 'warc'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** The formats written as text (UTF-8): all but `warc`, which is binary. */
@@ -19,7 +21,10 @@ export const exportOptionsSchema = z
     what: z.enum(EXPORT_WHATS),
     /** @default 'jsonl' */
     format: z.enum(EXPORT_FORMATS).default('jsonl'),
-    /** Only URLs in this state (`what: 'urls'` only). @default every state */
+    /**
+     * Only URLs in this state (`what: 'urls'`), or only the pages in this state
+     * (`what: 'pages'`: `complete`, the kept pages, or `discard`). @default every state
+     */
     state: z.enum(['waiting', 'processing', 'complete', 'discard', 'error', 'redirect']).optional(),
     /**
      * Pages: add a `text` field with the visible text, extracted from the stored body
@@ -39,10 +44,14 @@ export const exportOptionsSchema = z
     /** Page bodies read at a time: parsed for `text`, or made into WARC records. @default 8 */
     bodyConcurrency: z.number().int().min(1).max(256).default(8),
   })
-  .refine((o) => o.state === undefined || o.what === 'urls', {
-    message: 'state applies to what "urls" only',
+  .refine((o) => o.state === undefined || o.what === 'urls' || o.what === 'pages', {
+    message: 'state applies to what "urls" or "pages" only',
     path: ['state'],
   })
+  .refine(
+    (o) => o.what !== 'pages' || o.state === undefined || PAGE_STATES.includes(o.state as never),
+    { message: 'a page is "complete" (kept) or "discard"', path: ['state'] },
+  )
   .refine((o) => !o.bom || o.format === 'csv', {
     message: 'bom applies to format "csv" only',
     path: ['bom'],

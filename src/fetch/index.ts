@@ -3,6 +3,16 @@ export { blockedAddressKind } from './address.js';
 export * from './charset/index.js';
 export { parseResolveSpec, type ResolveRule } from './connect.js';
 export { isHtmlContentType } from './content-type.js';
+export {
+  classifyFailure,
+  describeFailure,
+  type FailureClass,
+  type FailureInfo,
+  type FailureInput,
+  type FailureKind,
+  isTransientStatus,
+  TRANSIENT_CODES,
+} from './failure-class.js';
 export { createFetcher } from './fetcher.js';
 export { type HostFailure, hostFailureOf } from './host-failure.js';
 export {

@@ -133,6 +133,8 @@ export function claimBasicsConformance(factory: StoreFactory): void {
         depth: 0,
         error: null,
         location: null,
+        attempt: 1,
+        retryAt: null,
       },
     ]);
   });

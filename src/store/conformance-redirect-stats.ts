@@ -55,6 +55,8 @@ export function redirectStatsConformance(factory: StoreFactory): void {
         depth: 1,
         error: null,
         location: F,
+        attempt: 1,
+        retryAt: null,
       },
       {
         url: F,
@@ -65,6 +67,8 @@ export function redirectStatsConformance(factory: StoreFactory): void {
         depth: 1,
         error: 'HTTP 404',
         location: null,
+        attempt: 1,
+        retryAt: null,
       },
     ]);
     const s = await store.stats();

@@ -77,6 +77,8 @@ export function redirectConformance(factory: StoreFactory): void {
       depth: 1,
       error: null,
       location: F,
+      attempt: 1,
+      retryAt: null,
     });
     assert.deepEqual(await collect(store.pages()).then((p) => p.map((x) => x.url)), [S]);
     // Never claimed again, and adding it again is ignored.

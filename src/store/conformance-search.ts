@@ -132,6 +132,68 @@ export function searchConformance(factory: StoreFactory): void {
     await assert.rejects(store.search({ query: 'x', scoreWeight: 2 }), isInvalid(/scoreWeight/));
   });
 
+  test('kept pages without text are counted, listed, and indexed later', async ({ store }) => {
+    const names = ['indexed', 'body', 'nobody', 'dropped'];
+    await addAndClaim(
+      store,
+      names.map((n) => url(n)),
+    );
+    const html = { contentType: 'text/html' };
+    await store.commit([
+      {
+        url: url('indexed'),
+        state: 'complete',
+        result: page({ ...html, title: 'Comets', text: 'comets and their tails' }),
+      },
+      {
+        url: url('body'),
+        state: 'complete',
+        result: page({ ...html, body: Buffer.from('<title>Nebula</title>a nebula') }),
+      },
+      { url: url('nobody'), state: 'complete', result: page(html) },
+      {
+        url: url('dropped'),
+        state: 'discard',
+        result: page({ ...html, body: Buffer.from('nebula') }),
+      },
+    ]);
+    assert.deepEqual(await store.textCoverage(), { kept: 3, indexed: 1 });
+    const both = [
+      { url: url('body'), contentType: 'text/html', hasBody: true },
+      { url: url('nobody'), contentType: 'text/html', hasBody: false },
+    ];
+    assert.deepEqual(await store.unindexedPages({ limit: 10 }), both);
+    assert.deepEqual(await store.unindexedPages({ limit: 1 }), both.slice(0, 1));
+    assert.deepEqual(await store.unindexedPages({ limit: 5, after: url('body') }), both.slice(1));
+    assert.deepEqual(await store.search({ query: 'nebula' }), []);
+    const added = await store.indexTexts([
+      { url: url('body'), title: 'Nebula', text: 'a nebula' },
+      { url: url('dropped'), title: null, text: 'nebula' },
+      { url: url('indexed'), title: 'Nebula', text: 'nebula' },
+      { url: url('unknown'), title: null, text: 'nebula' },
+    ]);
+    assert.equal(added, 1);
+    assert.deepEqual(
+      (await store.search({ query: 'nebula' })).map((h) => [h.url, h.title]),
+      [[url('body'), null]],
+    );
+    assert.deepEqual(
+      (await store.search({ query: 'comets' })).map((h) => h.url),
+      [url('indexed')],
+    );
+    assert.deepEqual(await store.textCoverage(), { kept: 3, indexed: 2 });
+    assert.deepEqual(await store.unindexedPages({ limit: 10 }), both.slice(1));
+    await assert.rejects(store.unindexedPages({ limit: 0 }), isInvalid(/limit/));
+    await assert.rejects(
+      store.unindexedPages({ limit: 1, after: url('never') }),
+      isInvalid(/after/),
+    );
+    await assert.rejects(
+      store.indexTexts([{ url: 'nope', title: null, text: '' }]),
+      isInvalid(/indexTexts\[0\]\.url/),
+    );
+  });
+
   test('duplicates and fingerprints are recorded, counted, and need a known original', async ({
     store,
   }) => {

@@ -22,6 +22,7 @@ import { queueConformance } from './conformance-queues.js';
 import { redirectStatsConformance } from './conformance-redirect-stats.js';
 import { redirectConformance } from './conformance-redirects.js';
 import { rescoreConformance } from './conformance-rescore.js';
+import { retryConformance } from './conformance-retries.js';
 import { revisitConformance } from './conformance-revisits.js';
 import { rulesConformance } from './conformance-rules.js';
 import { linkGraphConformance, runRecordsConformance } from './conformance-runs.js';
@@ -36,9 +37,10 @@ export function frontierConformance(factory: StoreFactory): void {
   rescoreConformance(factory);
 }
 
-/** `Claims`: claims, outcomes (redirects included), reclaim and recovery. */
+/** `Claims`: claims, outcomes (redirects included), failed attempts, reclaim and recovery. */
 export function claimsConformance(factory: StoreFactory): void {
   claimBasicsConformance(factory);
+  retryConformance(factory);
   rulesConformance(factory);
   queueConformance(factory);
   redirectConformance(factory);

@@ -17,10 +17,12 @@ import type {
   VisitOutcome,
   VisitRecord,
 } from './revisit-types.js';
+import type { PageText, TextCoverage, UnindexedPage, UnindexedPagesOptions } from './text-types.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
   CommitResult,
+  ErrorFilter,
   FetchedPage,
   FetchFailure,
   HistoryRecord,
@@ -95,8 +97,9 @@ export interface Frontier {
   reprioritize(items: readonly PriorityChange[]): Promise<number>;
   /**
    * Keeps the best `max` waiting URLs (priority, then discovery order) and deletes
-   * the others, which become unknown: found again, they are queued anew. Returns
-   * how many were deleted (`stats().dropped` adds them up).
+   * the others, which become unknown: found again, they are queued anew. URLs put back
+   * by a failed attempt (`FetchFailure.retryAt`) are always kept, and count against
+   * `max`. Returns how many were deleted (`stats().dropped` adds them up).
    */
   trimWaiting(max: number): Promise<number>;
   counts(): Promise<StateCounts>;
@@ -106,16 +109,22 @@ export interface Frontier {
  * The lifecycle of a URL (DESIGN 1.1): every known URL is in exactly one state.
  *
  * ```
- *            addUrls / addSeeds                  complete ─▶ complete
- *   (new) ──────────────────────▶ waiting ─claim─▶ processing ─ discard ─▶ discard
- *                                  ▲   │           │          ├ fail ─────▶ error
- *                                  │   │           │          └ redirect ─▶ redirect
- *                                  │   └ trimWaiting (removed: unknown again)
- *                                  └──── reclaim / recover / closeLease ◀┘
+ *           addUrls / addSeeds                               ┌ complete ──────▶ complete
+ *   (new) ─────────────────────▶ waiting ─claim─▶ processing ┼ discard ───────▶ discard
+ *                                ▲ ▲ ▲ │                     ├ fail ──────────▶ error ─┐
+ *                                │ │ │ │                     ├ redirect ────▶ redirect │
+ *                                │ │ │ │                     ├ fail, retryAt ────┐     │
+ *                                │ │ │ │                     └ reclaim, recover, │     │
+ *                                │ │ │ │                       closeLease ─┐     │     │
+ *                                │ │ └─┼───────────────────────────────────┘     │     │
+ *                                │ └───┼── claimable again from retryAt ◀────────┘     │
+ *                                └─────┼── requeueErrors (attempts reset) ◀────────────┘
+ *                                      └ trimWaiting (removed: unknown again)
  * ```
  *
  * - `claim(n)` atomically moves up to `n` waiting URLs to processing and hands
- *   them to the caller, best first: highest `priority`, ties by discovery order.
+ *   them to the caller, best first: highest `priority`, ties by discovery order;
+ *   a URL put back by a failed attempt only once its `retryAt` is the claim's `now`.
  *   Concurrent claims, from one handle or several on the same database, never hand
  *   out the same URL twice. With `{ queue: { index, of } }` only the URLs with
  *   `id % of === index` are claimed (parallel workers each serving one queue,
@@ -138,11 +147,21 @@ export interface Frontier {
  *   A URL inserted this way (hop or F) takes the claimed URL's depth, priority,
  *   value, parent, anchor and context, and is discovered at the outcome's
  *   `fetchedAt`; a waiting one keeps its own.
+ * - Failed attempts: a `fail` whose failure has a `retryAt` records its history row
+ *   (error, with the attempt's number and `retryAt`) and puts the URL back to waiting
+ *   with one more failed attempt, out of reach of `claim` until `retryAt` (the claim's
+ *   `now`): a retry waits in the store, so a run that stops, or is killed, before it
+ *   loses nothing, and whichever run claims after `retryAt` tries it. A failure
+ *   without `retryAt` ends the URL in `error` (counting an attempt too). A URL keeps
+ *   its attempts through claims, reclaims, recoveries and reopenings; `claim` hands
+ *   them out (`ClaimedUrl.attempts`), and only `requeueErrors` resets them, putting
+ *   URLs in error back to waiting. `nextRetryAt` says when the next one is due.
  * - `reclaim` puts claimed URLs back to waiting (graceful stop, retry later) with no
  *   history row. `recover` does the same for the claims nobody holds: made without
  *   a lease, or under a lease that is lost; call it after opening, before claiming.
  * - `complete`, `discard`, `error`, `redirect` are final: such URLs are never
- *   claimed again and re-adding them is ignored, so no URL is completed twice.
+ *   claimed again and re-adding them is ignored, so no URL is completed twice
+ *   (`requeueErrors` alone brings URLs in error back).
  * - Without a lease, calling `complete`, `discard`, `fail`, `redirect` or `reclaim`
  *   for a URL that is not processing throws `StoreStateError` naming the URL and its
  *   state, and changes nothing. Under a lease, a commit or reclaim of a claim the
@@ -153,7 +172,8 @@ export interface Frontier {
 export interface Claims {
   /**
    * Moves up to `n` waiting URLs to processing and returns them: highest priority
-   * first, ties in discovery order. Atomic: concurrent claims never share a URL.
+   * first, ties in discovery order, URLs waiting for their retry time left out until
+   * `options.now`. Atomic: concurrent claims never share a URL.
    * With `options.queue`, only URLs of that queue (id % of === index) are claimed;
    * an invalid `queue` throws `InvalidOptionError` naming the field.
    */
@@ -173,6 +193,18 @@ export interface Claims {
    * @param options.priority a new priority for all of them @default unchanged
    */
   reclaim(urls: readonly string[], options?: { priority?: number } & LeaseOptions): Promise<number>;
+  /**
+   * The earliest time a waiting URL put back by a failed attempt (`FetchFailure.retryAt`)
+   * may be claimed; a time past means it is claimable now. Null when no waiting URL
+   * waits for a retry time.
+   */
+  nextRetryAt(): Promise<number | null>;
+  /**
+   * Puts URLs in state error back to waiting with their attempts reset to 0, in one
+   * transaction: those whose last error matches `filter`, all of them when it lists
+   * nothing; returns how many. A bad filter throws `InvalidOptionError` naming the field.
+   */
+  requeueErrors(filter?: ErrorFilter): Promise<number>;
   /**
    * Moves back to waiting the processing URLs whose claim is held by nobody: claimed
    * without a lease, or under a lease that is lost (expired at `now`, or its owner
@@ -257,6 +289,23 @@ export interface SearchIndex {
    * `limit` or `scoreWeight`.
    */
   search(options: TextSearch): Promise<TextHit[]>;
+  /**
+   * The kept pages, and how many of them the index holds: pages kept while full text
+   * was off (committed without `FetchedPage.text`) are not found by `search`.
+   */
+  textCoverage(): Promise<TextCoverage>;
+  /**
+   * Kept pages the index does not hold, in discovery order: up to `limit` of them
+   * after the page `after` (a URL returned before; from the first without it), each
+   * with its content type and whether its body is stored.
+   */
+  unindexedPages(options: UnindexedPagesOptions): Promise<UnindexedPage[]>;
+  /**
+   * Puts the titles and texts of kept pages the index does not hold yet into it, in
+   * one transaction; an item whose URL is not a kept page, or is indexed already, is
+   * skipped. Returns how many were indexed.
+   */
+  indexTexts(items: readonly PageText[]): Promise<number>;
 }
 
 /**

@@ -11,6 +11,11 @@ export class Heap<T> {
     return this.#items.length;
   }
 
+  /** The first item, left in place. */
+  peek(): T | undefined {
+    return this.#items[0];
+  }
+
   push(item: T): void {
     const a = this.#items;
     a.push(item);

@@ -46,11 +46,18 @@ export {
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteStore } from './sqlite.js';
 export { DB_FILE, openStore } from './sqlite-open.js';
+export type {
+  PageText,
+  TextCoverage,
+  UnindexedPage,
+  UnindexedPagesOptions,
+} from './text-types.js';
 export { openThreadedStore, ThreadedStore, type ThreadedStoreOptions } from './threaded.js';
 export {
   type ClaimedUrl,
   type ClaimOptions,
   type CommitResult,
+  type ErrorFilter,
   type FetchedPage,
   type FetchFailure,
   type FinalState,

@@ -7,6 +7,9 @@
  * entry's priority is live again beside the newer one: both sort alike, and the
  * first claimed makes the other stale.
  *
+ * URLs put back by a failed attempt wait outside the queues, in a heap by retry
+ * time, until a claim at or after that time puts them in.
+ *
  * Every queue claimed from (`id % of === index`; the plain claim is queue 0 of 1)
  * has a heap of its own, built from the waiting URLs when first claimed from and
  * fed by every later add. The heaps of the last `PARTITIONS` values of `of`
@@ -34,6 +37,12 @@ interface Entry {
 const before = (a: Entry, b: Entry) =>
   a.priority > b.priority || (a.priority === b.priority && a.rec.id < b.rec.id);
 
+/** A URL waiting for its retry time `at`. */
+interface Retry {
+  at: number;
+  rec: UrlRecord;
+}
+
 /** Values of `of` whose queues are kept. */
 const PARTITIONS = 4;
 /** Heap size below which stale entries are not swept out. */
@@ -53,12 +62,18 @@ export class MemoryFrontier {
   #byId: UrlRecord[] = [];
   /** The queues by `of`, then by index; the most recently claimed from last. */
   readonly #parts = new Map<number, Map<number, Queue>>([[1, new Map([[0, new Queue()]])]]);
+  /** URLs waiting for their retry time, earliest first (stale entries skipped). */
+  readonly #retries = new Heap<Retry>((a, b) => a.at < b.at);
   #nextId = 1;
 
   readonly #isLive = (e: Entry): boolean =>
     e.rec.state === 'waiting' &&
+    e.rec.retryAt === null &&
     e.rec.priority === e.priority &&
     this.urls.get(e.rec.url) === e.rec;
+
+  readonly #isRetry = (r: Retry): boolean =>
+    r.rec.state === 'waiting' && r.rec.retryAt === r.at && this.urls.get(r.rec.url) === r.rec;
 
   /**
    * Throws unless every explicit parent is known or added earlier by the same call
@@ -86,6 +101,8 @@ export class MemoryFrontier {
       state,
       discoveredAt,
       redirectTo: null,
+      attempts: 0,
+      retryAt: null,
     };
     this.urls.set(url, rec);
     this.#byId.push(rec);
@@ -123,6 +140,8 @@ export class MemoryFrontier {
         context: it.context ?? null,
         discoveredAt: it.discoveredAt ?? now,
         redirectTo: null,
+        attempts: 0,
+        retryAt: null,
       };
       this.urls.set(it.url, rec);
       this.#byId.push(rec);
@@ -133,8 +152,17 @@ export class MemoryFrontier {
     return added;
   }
 
-  /** Moves up to n waiting URLs (of one queue, if given) to processing, best first. */
-  claim(n: number, queue?: { index: number; of: number }, hosts?: HostPicker): ClaimedUrl[] {
+  /**
+   * Moves up to n waiting URLs (of one queue, if given) to processing, best first;
+   * URLs put back by a failed attempt once their retry time is `now`.
+   */
+  claim(
+    n: number,
+    queue: { index: number; of: number } | undefined,
+    hosts: HostPicker | undefined,
+    now: number,
+  ): ClaimedUrl[] {
+    this.#releaseDue(now);
     const { heap } = queue === undefined ? this.#queue(1, 0) : this.#queue(queue.of, queue.index);
     const out: ClaimedUrl[] = [];
     /** Entries looked at and passed over for their host: back on the heap afterwards. */
@@ -157,10 +185,49 @@ export class MemoryFrontier {
         value: r.value,
         parent: r.parent,
         context: r.context,
+        attempts: r.attempts,
       });
     }
     for (const e of passed) heap.push(e);
     return out;
+  }
+
+  /** A processing URL's failed attempt: back to waiting, out of the queues until `at`. */
+  retry(rec: UrlRecord, at: number): void {
+    rec.state = 'waiting';
+    rec.attempts++;
+    rec.retryAt = at;
+    this.#retries.push({ at, rec });
+  }
+
+  /** A URL in error back to waiting, its attempts reset. */
+  requeueError(rec: UrlRecord): void {
+    rec.state = 'waiting';
+    rec.attempts = 0;
+    rec.retryAt = null;
+    this.#push(rec);
+  }
+
+  /** The earliest retry time of a waiting URL; null when none waits for one. */
+  nextRetryAt(): number | null {
+    for (;;) {
+      const top = this.#retries.peek();
+      if (top === undefined) return null;
+      if (this.#isRetry(top)) return top.at;
+      this.#retries.pop();
+    }
+  }
+
+  /** Puts the URLs whose retry time has come in their queues. */
+  #releaseDue(now: number): void {
+    for (;;) {
+      const top = this.#retries.peek();
+      if (top === undefined || top.at > now) return;
+      this.#retries.pop();
+      if (!this.#isRetry(top)) continue;
+      top.rec.retryAt = null;
+      this.#push(top.rec);
+    }
   }
 
   /** Puts a processing URL back to waiting. */
@@ -219,12 +286,16 @@ export class MemoryFrontier {
     return lo;
   }
 
-  /** Forgets all but the best `max` waiting URLs; returns how many were dropped. */
+  /**
+   * Forgets all but the best `max` waiting URLs (those waiting for their retry time
+   * are kept, and count against `max`); returns how many were dropped.
+   */
   trim(max: number): number {
-    const waiting = [...this.urls.values()].filter((r) => r.state === 'waiting');
-    if (waiting.length <= max) return 0;
+    const all = [...this.urls.values()].filter((r) => r.state === 'waiting');
+    if (all.length <= max) return 0;
+    const waiting = all.filter((r) => r.retryAt === null);
     waiting.sort((a, b) => b.priority - a.priority || a.id - b.id);
-    const dropped = waiting.slice(max);
+    const dropped = waiting.slice(Math.max(0, waiting.length - (all.length - max)));
     for (const r of dropped) this.urls.delete(r.url);
     this.#byId = this.#byId.filter((r) => this.urls.get(r.url) === r);
     for (const queues of this.#parts.values()) {
@@ -233,8 +304,9 @@ export class MemoryFrontier {
     return dropped.length;
   }
 
-  /** Adds a waiting URL to every queue it belongs to. */
+  /** Adds a waiting URL to every queue it belongs to (not before its retry time). */
   #push(rec: UrlRecord): void {
+    if (rec.retryAt !== null) return;
     const e: Entry = { priority: rec.priority, rec };
     for (const [of, queues] of this.#parts) {
       const q = queues.get(rec.id % of);
@@ -266,7 +338,7 @@ export class MemoryFrontier {
     if (q === undefined) {
       q = new Queue();
       for (const rec of this.urls.values()) {
-        if (rec.state === 'waiting' && rec.id % of === index) {
+        if (rec.state === 'waiting' && rec.retryAt === null && rec.id % of === index) {
           q.heap.push({ priority: rec.priority, rec });
         }
       }

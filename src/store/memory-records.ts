@@ -10,6 +10,7 @@ import { bodyFileName, decompressBody } from './bodies.js';
 import { MemoryText } from './memory-text.js';
 import type { VisitOutcome, VisitPage } from './revisit-types.js';
 import { errorCode, errorCounts } from './tally.js';
+import type { PageText, TextCoverage, UnindexedPage, UnindexedPagesOptions } from './text-types.js';
 import type {
   FetchedPage,
   FetchFailure,
@@ -32,6 +33,8 @@ export class MemoryRecords {
   readonly duplicates = { exact: 0, near: 0 };
   /** Error history rows by code. */
   readonly #errors = new Map<string, number>();
+  /** Each URL's last failure, for `requeueErrors`. */
+  readonly #lastFailure = new Map<string, { error: string; status: number | null }>();
   firstFetchAt: number | null = null;
   lastFetchAt: number | null = null;
 
@@ -52,9 +55,12 @@ export class MemoryRecords {
       depth: rec.depth,
       error: null,
       location: step.location,
+      attempt: rec.attempts + 1,
+      retryAt: null,
     });
   }
 
+  /** The error row of `rec`, whose attempts count this failure already. */
   failure(rec: UrlRecord, f: FetchFailure): void {
     this.#row({
       url: rec.url,
@@ -65,7 +71,10 @@ export class MemoryRecords {
       depth: rec.depth,
       error: f.error,
       location: null,
+      attempt: rec.attempts,
+      retryAt: f.retryAt ?? null,
     });
+    this.#lastFailure.set(rec.url, { error: f.error, status: f.status ?? null });
     const code = errorCode(f.error);
     this.#errors.set(code, (this.#errors.get(code) ?? 0) + 1);
   }
@@ -123,7 +132,14 @@ export class MemoryRecords {
       depth: rec.depth,
       error: null,
       location: null,
+      attempt: rec.attempts + 1,
+      retryAt: null,
     });
+  }
+
+  /** The last failure recorded for `url`. */
+  lastFailure(url: string): { error: string; status: number | null } | undefined {
+    return this.#lastFailure.get(url);
   }
 
   /** A revisit's new copy of a stored page: its fetch fields, hashes and body. */
@@ -172,6 +188,18 @@ export class MemoryRecords {
 
   search(options: TextSearch): TextHit[] {
     return this.#text.search(options, (url) => this.#pages.get(url));
+  }
+
+  textCoverage(): TextCoverage {
+    return this.#text.coverage(this.#pages.values());
+  }
+
+  unindexedPages(o: UnindexedPagesOptions): UnindexedPage[] {
+    return this.#text.unindexed(this.#pages.values(), o, (url) => this.#bodies.has(url));
+  }
+
+  indexTexts(items: readonly PageText[]): number {
+    return this.#text.addKept(items, (url) => this.#pages.get(url));
   }
 
   /** By `fetchedAt`, ties in the order recorded. */

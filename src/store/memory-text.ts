@@ -1,4 +1,5 @@
 /** `search` on the memory store: the kept pages' texts in a `MemoryTextIndex`. */
+import { InvalidOptionError } from '../errors/index.js';
 import {
   blendScore,
   cutSnippet,
@@ -7,8 +8,12 @@ import {
   segmentForIndex,
   unsegment,
 } from '../search/index.js';
+import type { PageText, TextCoverage, UnindexedPage, UnindexedPagesOptions } from './text-types.js';
 import type { PageRecord, TextHit, TextSearch } from './types.js';
 import { checkSearch } from './validate.js';
+
+/** A page as the memory store records it: with its URL's id. */
+type IdPage = PageRecord & { id: number };
 
 export class MemoryText {
   readonly #index = new MemoryTextIndex();
@@ -18,6 +23,54 @@ export class MemoryText {
   add(id: number, url: string, title: string | null | undefined, text: string): void {
     this.#index.add(id, segmentForIndex(title ?? ''), segmentForIndex(text));
     this.#urls.set(id, url);
+  }
+
+  coverage(pages: Iterable<IdPage>): TextCoverage {
+    const c = { kept: 0, indexed: 0 };
+    for (const p of pages) {
+      if (p.state !== 'complete') continue;
+      c.kept++;
+      if (this.#urls.has(p.id)) c.indexed++;
+    }
+    return c;
+  }
+
+  /** Kept pages of `pages` not indexed, in discovery order (`hasBody`: whether a body is kept). */
+  unindexed(
+    pages: Iterable<IdPage>,
+    o: UnindexedPagesOptions,
+    hasBody: (url: string) => boolean,
+  ): UnindexedPage[] {
+    const list = [...pages].sort((a, b) => a.id - b.id);
+    let from = 0;
+    if (o.after !== undefined) {
+      const at = list.findIndex((p) => p.url === o.after);
+      if (at < 0) {
+        throw new InvalidOptionError(
+          `unindexedPages options.after: ${o.after} is not in the store`,
+        );
+      }
+      from = at + 1;
+    }
+    const out: UnindexedPage[] = [];
+    for (const p of list.slice(from)) {
+      if (out.length >= o.limit) break;
+      if (p.state !== 'complete' || this.#urls.has(p.id)) continue;
+      out.push({ url: p.url, contentType: p.contentType, hasBody: hasBody(p.url) });
+    }
+    return out;
+  }
+
+  /** Indexes the items that are kept pages not indexed yet; returns how many. */
+  addKept(items: readonly PageText[], page: (url: string) => IdPage | undefined): number {
+    let n = 0;
+    for (const t of items) {
+      const p = page(t.url);
+      if (p === undefined || p.state !== 'complete' || this.#urls.has(p.id)) continue;
+      this.add(p.id, p.url, t.title, t.text);
+      n++;
+    }
+    return n;
   }
 
   search(options: TextSearch, page: (url: string) => PageRecord | undefined): TextHit[] {

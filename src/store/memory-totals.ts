@@ -11,6 +11,7 @@ export class MemoryTotals {
   discovered = 0;
   dropped = 0;
   fetched = 0;
+  retries = 0;
   responses = 0;
   redirects = 0;
   bytes = 0;
@@ -21,6 +22,7 @@ export class MemoryTotals {
     this.discovered += t.discovered;
     this.dropped += t.dropped;
     this.fetched += t.fetched;
+    this.retries += t.retries;
     this.responses += t.responses;
     this.redirects += t.redirects;
     this.bytes += t.bytes;

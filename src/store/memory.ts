@@ -15,11 +15,20 @@ import { FieldBook, memoryFieldMethods } from './memory-fields.js';
 import { MemoryFrontier } from './memory-frontier.js';
 import { LeaseBook } from './memory-leases.js';
 import { MemoryRecords } from './memory-records.js';
+import { type MemoryRetryMethods, memoryRetryMethods } from './memory-retries.js';
 import { memoryRevisitMethods, RevisitBook } from './memory-revisits.js';
 import { memoryRunRecords } from './memory-runs.js';
 import { MemoryTotals } from './memory-totals.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { Tally } from './tally.js';
+import {
+  checkPageTexts,
+  checkUnindexedOptions,
+  type PageText,
+  type TextCoverage,
+  type UnindexedPage,
+  type UnindexedPagesOptions,
+} from './text-types.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
@@ -49,10 +58,11 @@ import { SEED_PRIORITY, URL_STATES } from './types.js';
 import * as v from './validate.js';
 
 /**
- * The `Revisits`, `RunRecords` and `ExtractedFields` methods, set in the constructor
- * (memory-revisits.ts, memory-runs.ts, memory-fields.ts).
+ * The `Revisits`, `RunRecords` and `ExtractedFields` methods, and `Claims`' of failed
+ * attempts, set in the constructor (memory-revisits.ts, memory-runs.ts,
+ * memory-fields.ts, memory-retries.ts).
  */
-export interface MemoryStore extends Revisits, RunRecords, ExtractedFields {}
+export interface MemoryStore extends Revisits, RunRecords, ExtractedFields, MemoryRetryMethods {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class MemoryStore extends OutcomeShortcuts implements Store {
@@ -82,7 +92,13 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       urlOf: (u) => this.#urls.get(u),
       pageOf: (u) => this.#r.pageOf(u),
     });
-    Object.assign(this, rv, memoryRunRecords(open), fields);
+    const retries = memoryRetryMethods({
+      open,
+      frontier: this.#f,
+      records: this.#r,
+      totals: this.#t,
+    });
+    Object.assign(this, rv, memoryRunRecords(open), fields, retries);
   }
   readonly #seeds = new Set<string>();
   readonly #pending = new Set<Promise<unknown>>();
@@ -135,7 +151,8 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
     const hosts = v.checkHostClaim('claim options', options, n);
     const lease = options?.lease;
     if (lease !== undefined) this.#leases.check('claim', lease);
-    const out = this.#f.claim(n, queue, hosts && new HostPicker(hosts));
+    const now = options?.now ?? Date.now();
+    const out = this.#f.claim(n, queue, hosts && new HostPicker(hosts), now);
     if (lease !== undefined) for (const c of out) this.#leases.claimed(c.url, lease);
     this.#t.move('waiting', 'processing', out.length);
     return out;
@@ -211,12 +228,19 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       t.added(p.target, state);
     }
     if (o.state === 'redirect') return;
-    rec.state = o.state;
     if (o.state === 'error') {
+      const retryAt = o.result.retryAt ?? null;
+      if (retryAt !== null) this.#f.retry(rec, retryAt);
+      else {
+        rec.state = 'error';
+        rec.attempts++;
+      }
       this.#r.failure(rec, o.result);
-      t.fetchedOne(rec.url, 'error', 0, o.result.status != null, p.from);
+      if (retryAt !== null) t.retried(rec.url);
+      else t.fetchedOne(rec.url, 'error', 0, o.result.status != null, p.from);
       return;
     }
+    rec.state = o.state;
     this.#r.page(rec, o.state, o.result, body);
     if (o.state === 'complete' && o.result.fields != null) this.#fields.write(rec, o.result.fields);
     if (o.result.newUrls !== undefined) this.#f.add(o.result.newUrls, rec.url, t);
@@ -325,6 +349,7 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       discovered: t.discovered,
       dropped: t.dropped,
       fetched: t.fetched,
+      retries: t.retries,
       responses: t.responses,
       redirects: t.redirects,
       errors: this.#r.errors(),
@@ -352,6 +377,22 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
   async search(options: TextSearch): Promise<TextHit[]> {
     this.#open('search');
     return this.#r.search(options);
+  }
+
+  async textCoverage(): Promise<TextCoverage> {
+    this.#open('textCoverage');
+    return this.#r.textCoverage();
+  }
+
+  async unindexedPages(options: UnindexedPagesOptions): Promise<UnindexedPage[]> {
+    this.#open('unindexedPages');
+    return this.#r.unindexedPages(checkUnindexedOptions('unindexedPages options', options));
+  }
+
+  async indexTexts(items: readonly PageText[]): Promise<number> {
+    this.#open('indexTexts');
+    checkPageTexts('indexTexts', items);
+    return this.#r.indexTexts(items);
   }
 
   async *pages(): AsyncGenerator<PageRecord> {

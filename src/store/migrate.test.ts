@@ -381,7 +381,7 @@ describe('SQLite store migrations', () => {
         )
         .pluck()
         .all();
-      assert.deepEqual(indexes, ['urls_hash', 'urls_processing', 'urls_waiting']);
+      assert.deepEqual(indexes, ['urls_hash', 'urls_processing', 'urls_retry', 'urls_waiting']);
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
       assert.throws(() => db.prepare('SELECT 1 FROM urls_v5'), /no such table/);
       assert.deepEqual(db.prepare('SELECT due_at, visits FROM revisits').all(), [
@@ -550,5 +550,68 @@ describe('SQLite store migrations', () => {
     const again = await openStore(dir, { readonly: true });
     assert.equal((await collect(again.fields())).length, 2);
     await again.close();
+  });
+
+  it('brings a version 9 store up to date: URLs in error count one attempt, history rows are first attempts', async () => {
+    const { dir, file, old } = oldStore(9);
+    const [a, b, c] = ['http://a.test/', 'http://a.test/b', 'http://a.test/c'];
+    const insert = old.prepare(
+      'INSERT INTO urls (id, url, url_hash, state, depth, priority, value, parent_id, anchor, context, discovered_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?, NULL, NULL, ?)',
+    );
+    insert.run(1, a, hash53(a), 2, 0, SEED_PRIORITY, null, 10);
+    insert.run(2, b, hash53(b), 4, 1, 0.9, 1, 11);
+    insert.run(3, c, hash53(c), 0, 1, 0.5, 1, 11);
+    old.exec(`INSERT INTO pages (url_id, fetched_at, status, bytes, title, relevance) VALUES (1, 20, 200, 10, 'a', 0.9);
+      INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error) VALUES
+        (1, 20, 200, 2, 0.9, 0, NULL), (2, 21, 503, 4, NULL, 1, 'HTTP 503');
+      UPDATE counters SET n = 1 WHERE name IN ('waiting', 'complete', 'error');
+      UPDATE counters SET n = 2 WHERE name IN ('fetched', 'responses');
+      UPDATE counters SET n = 3 WHERE name = 'discovered';
+      UPDATE counters SET n = 4 WHERE name = 'next_id';`);
+    old.close();
+
+    const s = await openStore(dir);
+    assert.deepEqual(
+      (await collect(s.history())).map((h) => [h.url, h.attempt, h.retryAt]),
+      [
+        [a, 1, null],
+        [b, 1, null],
+      ],
+    );
+    assert.deepEqual(
+      (await collect(s.urls())).map((u) => [u.url, u.state, u.attempts, u.retryAt]),
+      [
+        [a, 'complete', 0, null],
+        [b, 'error', 1, null],
+        [c, 'waiting', 0, null],
+      ],
+    );
+    assert.equal((await s.stats()).retries, 0);
+    assert.equal(await s.nextRetryAt(), null);
+    // The error comes back to be tried again, its attempts reset; both are claimed.
+    assert.equal(await s.requeueErrors({ statusClasses: [5] }), 1);
+    assert.deepEqual(
+      (await s.claim(5)).map((x) => [x.url, x.attempts]),
+      [
+        [b, 0],
+        [c, 0],
+      ],
+    );
+    await s.fail(c, { fetchedAt: 30, error: 'HTTP 503', status: 503, retryAt: 1_000 });
+    await s.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('user_version', { simple: true }), SCHEMA_VERSION);
+      assert.deepEqual(db.prepare('SELECT url, attempts, retry_at FROM waiting').all(), [
+        { url: c, attempts: 1, retry_at: 1_000 },
+      ]);
+      assert.deepEqual(
+        db.prepare("SELECT n FROM counters WHERE name = 'retries'").pluck().all(),
+        [1],
+      );
+      assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
+    } finally {
+      db.close();
+    }
   });
 });

@@ -19,7 +19,8 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { StoreBusyError } from '../errors/index.js';
+import { StoreBusyError, StoreError } from '../errors/index.js';
+import { isPermissionError, storePermissionError } from './access.js';
 import { pidAlive } from './lease.js';
 
 export const RUN_LOCK_FILE = 'crawl.lock';
@@ -67,6 +68,27 @@ export function runLockOwner(dir: string): RunLockOwner | null {
  * @throws StoreBusyError naming the running crawl when it lives.
  */
 export function acquireRunLock(dir: string): () => void {
+  if (statOrNull(dir)?.isDirectory() === false) {
+    throw new StoreError(`${dir} is not a store: it is a file, not a directory`);
+  }
+  try {
+    return takeRunLock(dir);
+  } catch (e) {
+    // A store folder another user owns, or a read-only one: said as such, naming it.
+    if (isPermissionError(e)) throw storePermissionError(dir, 'write to', statOrNull(dir), e);
+    throw e;
+  }
+}
+
+function statOrNull(dir: string) {
+  try {
+    return statSync(dir);
+  } catch {
+    return null;
+  }
+}
+
+function takeRunLock(dir: string): () => void {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, RUN_LOCK_FILE);
   const me: RunLockOwner = { pid: process.pid, host: hostname(), startedAt: Date.now() };
@@ -103,7 +125,12 @@ export function acquireRunLock(dir: string): () => void {
 
 /** Removes the lock file at `path` when its owner is `mine`. */
 function removeIfHeld(path: string, mine: (o: RunLockOwner) => boolean): void {
-  const owner = readOwner(path);
+  let owner: ReturnType<typeof readOwner>;
+  try {
+    owner = readOwner(path);
+  } catch {
+    return; // a lock this process cannot read is not one it holds
+  }
   if (owner !== null && owner !== 'gone' && mine(owner)) rmSync(path, { force: true });
 }
 

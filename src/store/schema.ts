@@ -357,10 +357,43 @@ CREATE TABLE fields (
 `;
 
 /**
+ * Version 10: failed attempts and their retries.
+ * - `urls.attempts`: failed attempts recorded for the URL (URLs in error before the
+ *   upgrade count one); `urls.retry_at`: a waiting URL put back by a failed attempt is
+ *   not claimed before this time. The claim's index, `urls_waiting`, leaves such URLs
+ *   out, so that a claim never walks past them: `urls_retry` finds those due, which a
+ *   claim puts back in reach (clearing `retry_at`) before it looks.
+ * - `history.attempt` (1 for every row before the upgrade), `history.retry_at` (the
+ *   retry time of a failed attempt's row).
+ * - the counter `retries` (error rows of failed attempts put back).
+ * - the views `waiting` and `error` show the attempts (and the retry time).
+ */
+const V10 = `
+ALTER TABLE urls ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE urls ADD COLUMN retry_at INTEGER;
+UPDATE urls SET attempts = 1 WHERE state = 4;
+ALTER TABLE history ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE history ADD COLUMN retry_at INTEGER;
+DROP INDEX urls_waiting;
+CREATE INDEX urls_waiting ON urls (priority DESC) WHERE state = 0 AND retry_at IS NULL;
+CREATE INDEX urls_retry ON urls (retry_at) WHERE state = 0 AND retry_at IS NOT NULL;
+INSERT INTO counters (name, n) VALUES ('retries', 0);
+DROP VIEW waiting;
+DROP VIEW error;
+CREATE VIEW waiting AS
+  SELECT id, url, depth, priority, value, parent_id, anchor, context, discovered_at, attempts, retry_at
+  FROM urls WHERE state = 0;
+CREATE VIEW error AS
+  SELECT u.id, u.url, u.depth, h.fetched_at, h.status, h.error, u.attempts
+  FROM urls u JOIN history h ON h.id = (SELECT max(id) FROM history WHERE url_id = u.id)
+  WHERE u.state = 4;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

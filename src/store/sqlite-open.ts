@@ -14,6 +14,13 @@ import {
   StoreError,
   StoreVersionError,
 } from '../errors/index.js';
+import {
+  checkStoreAccess,
+  describeOpenFailure,
+  isPermissionError,
+  refuseForeignFolder,
+  storePermissionError,
+} from './access.js';
 import { BodyFiles, type BodyWriting } from './bodies.js';
 import { parseStoreOptions, type StoreOptionsInput } from './options.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
@@ -106,6 +113,7 @@ export async function openSqliteStore(
   const dbPath = join(dir, DB_FILE);
   const st = await stat(dir).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return null;
+    if (isPermissionError(e)) throw storePermissionError(dir, 'read', null, e);
     throw new StoreError(`cannot open the store ${dir}: ${e.message}`, { cause: e });
   });
   if (st === null) {
@@ -120,8 +128,22 @@ export async function openSqliteStore(
   }
 
   const exists = existsSync(dbPath);
+  if (st !== null) {
+    // A store this user may not use is said to be so, not taken for a missing one.
+    await checkStoreAccess(dir, st, dbPath, exists, !o.readonly);
+    if (!exists && o.create) await refuseForeignFolder(dir);
+  }
   if (!exists && !o.create) throw new StoreError(`no store at ${dir}: ${dbPath} is missing`);
-  const version = exists ? probe(dbPath) : 0;
+  let version = 0;
+  try {
+    version = exists ? probe(dbPath) : 0;
+  } catch (e) {
+    throw (
+      (st !== null
+        ? await describeOpenFailure(dir, st, dbPath, (e as Error).cause, o.readonly)
+        : undefined) ?? e
+    );
+  }
   if (version === 0 && !o.create) {
     throw new StoreError(`${dbPath} is an empty database, not a focuscrawl store`);
   }
@@ -148,6 +170,9 @@ export async function openSqliteStore(
   } catch (e) {
     db?.close();
     if (e instanceof FocusCrawlError) throw e;
+    const denied =
+      st === null ? undefined : await describeOpenFailure(dir, st, dbPath, e, o.readonly);
+    if (denied !== undefined) throw denied;
     throw new StoreError(`cannot open the store ${dbPath}: ${(e as Error).message}`, { cause: e });
   }
 }

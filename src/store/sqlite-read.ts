@@ -37,6 +37,8 @@ interface HistoryRow {
   depth: number;
   error: string | null;
   location: string | null;
+  attempt: number;
+  retry_at: number | null;
 }
 
 interface PageRow {
@@ -76,6 +78,8 @@ interface UrlRow {
   context: string | null;
   discovered_at: number;
   redirect_to: string | null;
+  attempts: number;
+  retry_at: number | null;
 }
 
 interface LinkRow {
@@ -88,7 +92,7 @@ interface LinkRow {
 // A redirect's target by its id, or, when the target was trimmed from the frontier
 // since, by the location its last history row recorded.
 const URL_COLUMNS = `u.id, u.url, u.state, u.depth, u.priority, u.value, p.url AS parent, u.anchor, u.context,
-  u.discovered_at, CASE WHEN u.state = 5 THEN coalesce(
+  u.discovered_at, u.attempts, u.retry_at, CASE WHEN u.state = 5 THEN coalesce(
     (SELECT url FROM urls WHERE id = u.redirect_id),
     (SELECT location FROM history WHERE url_id = u.id AND state = 5 ORDER BY id DESC LIMIT 1)
   ) END AS redirect_to
@@ -96,7 +100,8 @@ const URL_COLUMNS = `u.id, u.url, u.state, u.depth, u.priority, u.value, p.url A
 
 function prepareReads(db: Database) {
   const historySql = (where: string) =>
-    `SELECT h.id, u.url, h.fetched_at, h.status, h.state, h.relevance, h.depth, h.error, h.location
+    `SELECT h.id, u.url, h.fetched_at, h.status, h.state, h.relevance, h.depth, h.error, h.location,
+       h.attempt, h.retry_at
      FROM history h JOIN urls u ON u.id = h.url_id ${where} ORDER BY h.fetched_at, h.id LIMIT ${PAGE_ROWS}`;
   const pagesSql = `SELECT p.url_id, u.url, u.state, u.depth, p.fetched_at, p.status, p.content_type, p.bytes,
      p.title, p.relevance, p.content_hash, p.body_file, p.page_rank, p.score, p.simhash, p.text_hash,
@@ -197,6 +202,7 @@ export class SqliteReader {
         discovered: c.get('discovered') ?? 0,
         dropped: c.get('dropped') ?? 0,
         fetched: c.get('fetched') ?? 0,
+        retries: c.get('retries') ?? 0,
         responses: c.get('responses') ?? 0,
         redirects: c.get('redirects') ?? 0,
         errors: errorCounts(this.#q.errors.all()),
@@ -240,6 +246,8 @@ export class SqliteReader {
           depth: r.depth,
           error: r.error,
           location: r.location,
+          attempt: r.attempt,
+          retryAt: r.retry_at,
         };
       }
       if (rows.length < PAGE_ROWS) return;
@@ -308,6 +316,8 @@ export class SqliteReader {
           context: r.context,
           discoveredAt: r.discovered_at,
           redirectTo: r.redirect_to,
+          attempts: r.attempts,
+          retryAt: r.state === 0 ? r.retry_at : null,
         };
       }
       if (rows.length < PAGE_ROWS) return;

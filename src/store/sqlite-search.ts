@@ -2,12 +2,26 @@
  * `search` on the SQLite store: FTS5 finds the kept pages containing every word and
  * gives their BM25; the hits are ordered by the blend of docs/search.md in one
  * query (the best BM25 among all matches comes from a window function), and
- * snippets are cut (search/snippet.ts) for the hits returned only.
+ * snippets are cut (search/snippet.ts) for the hits returned only. The index's
+ * coverage: the kept pages without a row in it (kept while full text was off), and
+ * their texts put in later.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { blendScore, cutSnippet, ftsMatch, MARKS, unsegment } from '../search/index.js';
+import {
+  blendScore,
+  cutSnippet,
+  ftsMatch,
+  MARKS,
+  segmentForIndex,
+  unsegment,
+} from '../search/index.js';
+import { STATE_CODE } from './schema.js';
+import type { UrlIndex } from './sqlite-urls.js';
+import type { PageText, TextCoverage, UnindexedPage } from './text-types.js';
 import type { TextHit, TextSearch } from './types.js';
 import { checkSearch } from './validate.js';
+
+const KEPT = STATE_CODE.complete;
 
 /** Weights of bm25(): a word in the title counts twice one in the text. */
 const BM25_WEIGHTS = '2.0, 1.0';
@@ -26,6 +40,12 @@ interface HitRow {
 export class SqliteSearch {
   readonly #hits: Statement<[{ match: string; w: number; limit: number }], HitRow>;
   readonly #snippets: Statement<[string, string], { id: number; snippet: string }>;
+  readonly #coverage: Statement<[], TextCoverage>;
+  readonly #indexed: Statement<[number], { one: number }>;
+  readonly #unindexed: Statement<
+    [number, number],
+    { url: string; content_type: string | null; has_body: number }
+  >;
 
   constructor(db: Database) {
     // P is the page's score, or its relevance until `rank` has set one.
@@ -42,6 +62,45 @@ export class SqliteSearch {
       `SELECT rowid AS id, highlight(page_text, 1, char(57344), char(57345)) AS snippet
        FROM page_text WHERE page_text MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
     );
+    this.#coverage = db.prepare(
+      `SELECT count(*) AS kept, count(t.rowid) AS indexed
+       FROM urls u JOIN pages p ON p.url_id = u.id LEFT JOIN page_text t ON t.rowid = u.id
+       WHERE u.state = ${KEPT}`,
+    );
+    this.#indexed = db.prepare('SELECT 1 AS one FROM page_text WHERE rowid = ?');
+    this.#unindexed = db.prepare(
+      `SELECT u.url, p.content_type, p.body_file IS NOT NULL AS has_body
+       FROM urls u JOIN pages p ON p.url_id = u.id
+       WHERE u.state = ${KEPT} AND u.id > ?
+         AND NOT EXISTS (SELECT 1 FROM page_text t WHERE t.rowid = u.id)
+       ORDER BY u.id LIMIT ?`,
+    );
+  }
+
+  coverage(): TextCoverage {
+    return { ...(this.#coverage.get() as TextCoverage) };
+  }
+
+  /** Up to `limit` kept pages without text, after the URL id `afterId`, in discovery order. */
+  unindexed(afterId: number, limit: number): UnindexedPage[] {
+    return this.#unindexed.all(afterId, limit).map((r) => ({
+      url: r.url,
+      contentType: r.content_type,
+      hasBody: r.has_body === 1,
+    }));
+  }
+
+  /** Indexes the texts of `items` that are kept pages not indexed yet (in the caller's transaction). */
+  index(ix: UrlIndex, items: readonly PageText[]): number {
+    let n = 0;
+    for (const t of items) {
+      const found = ix.find(t.url);
+      if (found === undefined || found.state !== KEPT) continue;
+      if (this.#indexed.get(found.id) !== undefined) continue;
+      ix.w.text.run(found.id, segmentForIndex(t.title ?? ''), segmentForIndex(t.text));
+      n++;
+    }
+    return n;
   }
 
   search(options: TextSearch): TextHit[] {

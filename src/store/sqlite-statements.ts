@@ -32,6 +32,12 @@ export interface Writes {
   claim: S<[number], ClaimedUrl>;
   /** claim of one queue: (of, index, n). */
   claimQueue: S<[number, number, number], ClaimedUrl>;
+  /** Puts the waiting URLs whose retry time has come (now) back in reach of `claim`. */
+  releaseDue: S<[number]>;
+  /** A failed attempt put back: (retry time, id) → the URL's failed attempts, this one included. */
+  retry: S<[number, number], number>;
+  /** Counts a failed attempt that ended the URL: (id) → its failed attempts. */
+  addAttempt: S<[number], number>;
   setState: S;
   /** Claims a waiting URL: (lease id or null, id). */
   claimRow: S;
@@ -48,6 +54,7 @@ export interface Writes {
   clearFields: S;
   /** An extracted field value: (url id, rule set, field, position, value). */
   field: S;
+  /** (url id, fetched at, status, state, relevance, depth, error, location, attempt, retry at) */
   history: S;
   seed: S;
   clearKeywords: S;
@@ -64,12 +71,14 @@ export interface FoundUrl {
   state: number;
   depth: number;
   priority: number;
+  /** Failed attempts recorded (read from the database; 0 in the cache's new rows). */
+  attempts: number;
 }
 
 /** Finds a URL through its hash, telling apart URLs whose hashes collide. */
 export function prepareFind(db: Database, hashUrl: (url: string) => number) {
   const stmt = db.prepare<[number], FoundUrl>(
-    'SELECT id, url, state, depth, priority FROM urls WHERE url_hash = ?',
+    'SELECT id, url, state, depth, priority, attempts FROM urls WHERE url_hash = ?',
   );
   return (url: string): FoundUrl | undefined => {
     for (const row of stmt.all(hashUrl(url))) if (row.url === url) return row;
@@ -79,7 +88,7 @@ export function prepareFind(db: Database, hashUrl: (url: string) => number) {
 
 /** The columns of a claimed URL, and the tables they come from. */
 const CLAIMED =
-  'u.id, u.url, u.depth, u.priority, u.value, p.url AS parent, u.context FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+  'u.id, u.url, u.depth, u.priority, u.value, p.url AS parent, u.context, u.attempts FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
 
 export function prepareWrites(db: Database): Writes {
   return {
@@ -101,18 +110,33 @@ export function prepareWrites(db: Database): Writes {
         'UPDATE urls SET priority = ?, value = coalesce(?, value) WHERE id = ? AND state = 0 RETURNING url',
       )
       .pluck(),
+    // Walks urls_waiting, which leaves out the URLs waiting for their retry time.
     claim: db.prepare<[number], ClaimedUrl>(
-      `SELECT ${CLAIMED} WHERE u.state = 0 ORDER BY u.priority DESC, u.id LIMIT ?`,
+      `SELECT ${CLAIMED} WHERE u.state = 0 AND u.retry_at IS NULL ORDER BY u.priority DESC, u.id LIMIT ?`,
     ),
     // Walks urls_waiting in order like claim, skipping the other queues' URLs.
     claimQueue: db.prepare<[number, number, number], ClaimedUrl>(
-      `SELECT ${CLAIMED} WHERE u.state = 0 AND u.id % ? = ? ORDER BY u.priority DESC, u.id LIMIT ?`,
+      `SELECT ${CLAIMED} WHERE u.state = 0 AND u.retry_at IS NULL AND u.id % ? = ? ORDER BY u.priority DESC, u.id LIMIT ?`,
     ),
+    // Walks urls_retry from its first entry to the first one still to come.
+    releaseDue: db.prepare<[number]>(
+      'UPDATE urls SET retry_at = NULL WHERE state = 0 AND retry_at <= ?',
+    ),
+    retry: db
+      .prepare<[number, number], number>(
+        'UPDATE urls SET state = 0, attempts = attempts + 1, retry_at = ? WHERE id = ? RETURNING attempts',
+      )
+      .pluck(),
+    addAttempt: db
+      .prepare<[number], number>(
+        'UPDATE urls SET attempts = attempts + 1 WHERE id = ? RETURNING attempts',
+      )
+      .pluck(),
     setState: db.prepare('UPDATE urls SET state = ? WHERE id = ?'),
     claimRow: db.prepare('UPDATE urls SET state = 1, lease_id = ? WHERE id = ?'),
     requeue: db.prepare('UPDATE urls SET state = 0, priority = coalesce(?, priority) WHERE id = ?'),
     trim: db.prepare(
-      'DELETE FROM urls WHERE id IN (SELECT id FROM urls WHERE state = 0 ORDER BY priority ASC, id DESC LIMIT ?)',
+      'DELETE FROM urls WHERE id IN (SELECT id FROM urls WHERE state = 0 AND retry_at IS NULL ORDER BY priority ASC, id DESC LIMIT ?)',
     ),
     counter: db.prepare('UPDATE counters SET n = n + ? WHERE name = ?'),
     waitingCount: db.prepare<[], number>("SELECT n FROM counters WHERE name = 'waiting'").pluck(),
@@ -136,7 +160,7 @@ export function prepareWrites(db: Database): Writes {
       'INSERT INTO fields (url_id, rule_set, field, position, value) VALUES (?, ?, ?, ?, ?)',
     ),
     history: db.prepare(
-      'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error, location) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error, location, attempt, retry_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     seed: db.prepare(
       'INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING',

@@ -95,7 +95,14 @@ export function insertUrls(
       it.context ?? null,
       it.discoveredAt ?? now,
     );
-    ix.cache.set(it.url, { id, url: it.url, state: 0, depth: it.depth, priority: it.priority });
+    ix.cache.set(it.url, {
+      id,
+      url: it.url,
+      state: 0,
+      depth: it.depth,
+      priority: it.priority,
+      attempts: 0,
+    });
     t.added(it.url);
     added++;
   }
@@ -106,6 +113,7 @@ export function insertUrls(
  * Moves up to `n` waiting URLs to processing under `lease` (null: none) and
  * returns them, best first: of queue `q` when given, and with `hosts` the URLs of
  * hosts still wanted among the best `hosts.scan` (the claim's own query walked).
+ * URLs put back by a failed attempt are in reach once their retry time is `now`.
  */
 export function claimRows(
   ix: UrlIndex,
@@ -114,7 +122,9 @@ export function claimRows(
   q: { index: number; of: number } | undefined,
   hosts: { perHost: number; skip: ReadonlySet<string>; scan: number } | undefined,
   lease: number | null,
+  now: number,
 ): ClaimedUrl[] {
+  ix.w.releaseDue.run(now);
   const plain = q === undefined || q.of === 1;
   let rows: ClaimedUrl[];
   if (hosts === undefined) {
@@ -209,7 +219,8 @@ function insertLike(
   t.nextId = id + 1;
   const code = STATE_CODE[state];
   ix.w.insertLike.run(id, url, ix.hash(url), code, at, like.id);
-  ix.cache.set(url, { id, url, state: code, depth: like.depth, priority: like.priority });
+  const found = { id, url, state: code, depth: like.depth, priority: like.priority, attempts: 0 };
+  ix.cache.set(url, found);
   t.added(url, state);
   return id;
 }
@@ -236,7 +247,19 @@ function recordHops(
     ix.w.setRedirect.run(null, id);
     ix.cache.setState(step.url, STATE_CODE.redirect);
     const depth = hop?.depth ?? row.depth;
-    ix.w.history.run(id, at, step.status, STATE_CODE.redirect, null, depth, null, step.location);
+    const attempt = (hop?.attempts ?? 0) + 1;
+    ix.w.history.run(
+      id,
+      at,
+      step.status,
+      STATE_CODE.redirect,
+      null,
+      depth,
+      null,
+      step.location,
+      attempt,
+      null,
+    );
     const from = hop === undefined ? null : (STATE_NAME[hop.state] as UrlState);
     t.fetchedOne(step.url, 'redirect', 0, false, from);
     out.push([id, step.location]);
@@ -262,6 +285,27 @@ export function applyOutcomes(
       throw stateError(VERB[o.state] ?? o.state, o.url, row?.state);
     }
     const at = o.result.fetchedAt;
+    if (o.state === 'error' && o.result.retryAt != null) {
+      // A failed attempt (never with redirects): back to waiting until its retry time.
+      const f = o.result;
+      const attempt = w.retry.get(f.retryAt as number, row.id) as number;
+      ix.cache.setState(o.url, STATE_CODE.waiting);
+      const status = f.status ?? null;
+      w.history.run(
+        row.id,
+        at,
+        status,
+        STATE_CODE.error,
+        null,
+        row.depth,
+        f.error,
+        null,
+        attempt,
+        f.retryAt,
+      );
+      t.retried(o.url);
+      continue;
+    }
     const steps = o.result.redirects ?? [];
     const hops = recordHops(ix, t, row, steps, at);
     const last = steps[steps.length - 1];
@@ -269,6 +313,7 @@ export function applyOutcomes(
     const known = last === undefined ? row : ix.find(url);
     let id: number | undefined;
     let depth = row.depth;
+    let attempts = 0;
     let from: UrlState | null = null;
     if (o.state === 'redirect') {
       if (known === undefined) insertLike(ix, t, url, row, 'waiting', at);
@@ -281,6 +326,7 @@ export function applyOutcomes(
     ) {
       id = known.id;
       depth = known.depth;
+      attempts = known.attempts;
       from = STATE_NAME[known.state] as UrlState;
       w.setState.run(STATE_CODE[o.state], id);
       ix.cache.setState(url, STATE_CODE[o.state]);
@@ -293,7 +339,8 @@ export function applyOutcomes(
     const code = STATE_CODE[o.state];
     if (o.state === 'error') {
       const f = o.result;
-      w.history.run(id, at, f.status ?? null, code, null, depth, f.error, null);
+      const attempt = w.addAttempt.get(id) as number;
+      w.history.run(id, at, f.status ?? null, code, null, depth, f.error, null, attempt, null);
       t.fetchedOne(url, 'error', 0, f.status != null, from);
       continue;
     }
@@ -334,7 +381,8 @@ export function applyOutcomes(
     if (o.state === 'complete' && p.fields != null) writeFields(w, id, p.fields);
     if (p.linksJson !== undefined) w.links.run(id, p.linksJson);
     if (p.newUrls !== undefined) insertUrls(ix, t, `commit ${o.url} newUrls`, p.newUrls, id);
-    w.history.run(id, p.fetchedAt, p.status, code, p.relevance, depth, null, null);
+    const attempt = attempts + 1;
+    w.history.run(id, p.fetchedAt, p.status, code, p.relevance, depth, null, null, attempt, null);
     t.fetchedOne(url, o.state, p.bytes, true, from);
   }
 }

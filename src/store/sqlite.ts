@@ -19,6 +19,7 @@ import { type CommitContext, commitOutcomes } from './sqlite-commit.js';
 import { fieldMethods } from './sqlite-fields.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteReader } from './sqlite-read.js';
+import { type RetryMethods, retryMethods } from './sqlite-retries.js';
 import { revisitMethods } from './sqlite-revisit-api.js';
 import { SqliteRevisits } from './sqlite-revisits.js';
 import { runRecordMethods } from './sqlite-runs.js';
@@ -34,6 +35,14 @@ import {
   writeScores,
 } from './sqlite-urls.js';
 import { Tally } from './tally.js';
+import {
+  checkPageTexts,
+  checkUnindexedOptions,
+  type PageText,
+  type TextCoverage,
+  type UnindexedPage,
+  type UnindexedPagesOptions,
+} from './text-types.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
@@ -67,10 +76,11 @@ import { type EncodedOutcome, encodeOutcomes } from './wire.js';
 const CACHE_URLS = 20_000;
 
 /**
- * The `Revisits`, `RunRecords` and `ExtractedFields` methods, set in the constructor
- * (sqlite-revisit-api.ts, sqlite-runs.ts, sqlite-fields.ts).
+ * The `Revisits`, `RunRecords` and `ExtractedFields` methods, and `Claims`' of failed
+ * attempts, set in the constructor (sqlite-revisit-api.ts, sqlite-runs.ts,
+ * sqlite-fields.ts, sqlite-retries.ts).
  */
-export interface SqliteStore extends Revisits, RunRecords, ExtractedFields {}
+export interface SqliteStore extends Revisits, RunRecords, ExtractedFields, RetryMethods {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class SqliteStore extends OutcomeShortcuts implements Store {
@@ -126,7 +136,8 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
       leaseOpen: (id) => this.#leases.isOpen(id),
     });
     const fields = fieldMethods({ db, sync, find: this.#find, tx });
-    Object.assign(this, rv, runRecordMethods(tx, this.#r), fields);
+    const retries = retryMethods({ db, sync, tx: (op, fn) => this.#tx(op, fn) });
+    Object.assign(this, rv, runRecordMethods(tx, this.#r), fields, retries);
     this.#commits = {
       sync,
       index: (op) => this.#index(op),
@@ -222,9 +233,10 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     const q = v.checkClaimOptions('claim options', options);
     const hosts = v.checkHostClaim('claim options', options, n);
     const lease = options?.lease ?? null;
+    const now = options?.now ?? Date.now();
     return this.#tx('claim', (ix, t) => {
       if (lease !== null && !this.#leases.isOpen(lease)) throw leaseLostError('claim', lease);
-      return claimRows(ix, t, n, q, hosts, lease);
+      return claimRows(ix, t, n, q, hosts, lease, now);
     });
   }
 
@@ -348,6 +360,28 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async search(options: TextSearch): Promise<TextHit[]> {
     return this.#sync('search', () => this.#search.search(options));
+  }
+
+  async textCoverage(): Promise<TextCoverage> {
+    return this.#sync('textCoverage', () => this.#search.coverage());
+  }
+
+  async unindexedPages(options: UnindexedPagesOptions): Promise<UnindexedPage[]> {
+    const o = checkUnindexedOptions('unindexedPages options', options);
+    return this.#sync('unindexedPages', () => {
+      const after = o.after === undefined ? 0 : this.#find(o.after)?.id;
+      if (after === undefined) {
+        throw new InvalidOptionError(
+          `unindexedPages options.after: ${o.after} is not in the store`,
+        );
+      }
+      return this.#search.unindexed(after, o.limit);
+    });
+  }
+
+  async indexTexts(items: readonly PageText[]): Promise<number> {
+    checkPageTexts('indexTexts', items);
+    return this.#tx('indexTexts', (ix) => this.#search.index(ix, items));
   }
 
   history(): AsyncIterable<HistoryRecord> {

@@ -16,6 +16,8 @@ export class Tally {
   dropped = 0;
   /** History rows of complete, discard and error. */
   fetched = 0;
+  /** Of those, error rows of failed attempts put back to waiting. */
+  retries = 0;
   /** Of those, the ones that record a response (complete, discard, error with a status). */
   responses = 0;
   /** Redirect history rows. */
@@ -75,6 +77,14 @@ export class Tally {
     d[4] += bytes;
   }
 
+  /** The error row of a failed attempt of `url`, which went back from processing to waiting. */
+  retried(url: string): void {
+    this.move('processing', 'waiting');
+    this.fetched++;
+    this.retries++;
+    this.#host(url)[3]++;
+  }
+
   duplicate(kind: 'exact' | 'near'): void {
     if (kind === 'exact') this.dupExact++;
     else this.dupNear++;
@@ -87,6 +97,7 @@ export class Tally {
     if (this.discovered) out.push(['discovered', this.discovered]);
     if (this.dropped) out.push(['dropped', this.dropped]);
     if (this.fetched) out.push(['fetched', this.fetched]);
+    if (this.retries) out.push(['retries', this.retries]);
     if (this.responses) out.push(['responses', this.responses]);
     if (this.redirects) out.push(['redirects', this.redirects]);
     if (this.bytes) out.push(['bytes', this.bytes]);

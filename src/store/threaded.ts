@@ -26,11 +26,13 @@ import type {
   VisitRecord,
 } from './revisit-types.js';
 import { OutcomeShortcuts } from './shortcuts.js';
+import type { PageText, TextCoverage, UnindexedPage, UnindexedPagesOptions } from './text-types.js';
 import type { ThreadInit, ThreadReply } from './thread-worker.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
   CommitResult,
+  ErrorFilter,
   HistoryRecord,
   Lease,
   LeaseOptions,
@@ -200,6 +202,14 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
     return this.#call('recover', [options]);
   }
 
+  nextRetryAt(): Promise<number | null> {
+    return this.#call('nextRetryAt', []);
+  }
+
+  requeueErrors(filter?: ErrorFilter): Promise<number> {
+    return this.#call('requeueErrors', filter === undefined ? [] : [filter]);
+  }
+
   openLease(owner: LeaseOwner, expiresAt: number): Promise<Lease> {
     return this.#call('openLease', [owner, expiresAt]);
   }
@@ -260,6 +270,18 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
 
   search(options: TextSearch): Promise<TextHit[]> {
     return this.#call('search', [options]);
+  }
+
+  textCoverage(): Promise<TextCoverage> {
+    return this.#call('textCoverage', []);
+  }
+
+  unindexedPages(options: UnindexedPagesOptions): Promise<UnindexedPage[]> {
+    return this.#call('unindexedPages', [options]);
+  }
+
+  indexTexts(items: readonly PageText[]): Promise<number> {
+    return this.#call('indexTexts', [items]);
   }
 
   async *#iterate<T>(op: string, args: unknown[]): AsyncGenerator<T> {

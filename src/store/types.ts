@@ -79,6 +79,11 @@ export interface ClaimedUrl {
   parent: string | null;
   /** The link's context (`NewUrl.context`); null when none was given. */
   context: string | null;
+  /**
+   * Failed attempts recorded for the URL so far (`FetchFailure.retryAt`): 0 for a URL
+   * never tried or whose tries were not recorded; this claim is attempt `attempts + 1`.
+   */
+  attempts: number;
 }
 
 /** Which waiting URLs `scanWaiting` returns. */
@@ -134,6 +139,11 @@ export interface ClaimOptions {
    * whenever it runs
    */
   lease?: number;
+  /**
+   * The time of the claim, ms since the epoch: URLs put back by a failed attempt
+   * (`FetchFailure.retryAt`) are claimed only once it has come. @default Date.now()
+   */
+  now?: number;
 }
 
 /** Who holds a lease: one crawl run (a process on a machine). */
@@ -283,6 +293,27 @@ export interface FetchFailure {
    * (e.g. a 404 at the end of the chain) belongs to the last `location`.
    */
   redirects?: readonly RedirectStep[];
+  /**
+   * The failure is an attempt to be tried again: the URL goes back to waiting, to be
+   * claimed no sooner than this time (ms since the epoch; any time, a past one
+   * included), with one more failed attempt (`ClaimedUrl.attempts`); its history row
+   * records the attempt and this time. Absent or null: the URL ends in `error`. Not
+   * with `redirects` (`InvalidOptionError`).
+   */
+  retryAt?: number | null;
+}
+
+/**
+ * Which URLs in state error `requeueErrors` puts back to waiting: those whose last
+ * error matches any of the lists given; all of them when none is given.
+ */
+export interface ErrorFilter {
+  /** Error codes: `FC_ERR_DNS`, … (the text before the error's first `:`), or `HTTP 404`. */
+  codes?: readonly string[];
+  /** HTTP statuses of the error's response: 404, 503, … */
+  statuses?: readonly number[];
+  /** Classes of HTTP statuses, by their first digit: 4 (4xx), 5 (5xx). */
+  statusClasses?: readonly number[];
 }
 
 /**
@@ -327,12 +358,18 @@ export interface StoreStats {
   discovered: number;
   /** Waiting URLs removed by `trimWaiting`. */
   dropped: number;
-  /** Fetch outcomes recorded: history rows of complete, discard and error (redirect rows apart). */
+  /**
+   * Fetch outcomes recorded: history rows of complete, discard and error (redirect rows
+   * apart), failed attempts put back to be tried again included.
+   */
   fetched: number;
+  /** Of those, the error rows of failed attempts put back to be tried again (`retryAt`). */
+  retries: number;
   /**
    * History rows that record a response which ended a URL: complete, discard, and
-   * error with a status. Redirect rows and failures without a response do not
-   * count. The crawl's page budget starts from it on resume.
+   * error with a status. Redirect rows, failures without a response and failed
+   * attempts put back to be tried again do not count. The crawl's page budget
+   * starts from it on resume.
    */
   responses: number;
   /** Redirect history rows. */
@@ -372,6 +409,16 @@ export interface HistoryRecord {
   error: string | null;
   /** The target (`Location`) of a redirect row; null for the other states. */
   location: string | null;
+  /**
+   * Which attempt at the URL this row records: 1 for the first, 2 after one failed
+   * attempt put back (`FetchFailure.retryAt`), …
+   */
+  attempt: number;
+  /**
+   * For an error row of a failed attempt put back to waiting: when the URL may be
+   * claimed again. Null for a row that ended the URL (or a redirect row).
+   */
+  retryAt: number | null;
 }
 
 /** A fetched page (complete or discard). */
@@ -425,6 +472,13 @@ export interface UrlRecord {
   discoveredAt: number;
   /** The target URL of a URL in state redirect (its `Location`); null for the others. */
   redirectTo: string | null;
+  /** Failed attempts recorded (`ClaimedUrl.attempts`). */
+  attempts: number;
+  /**
+   * A waiting URL put back by a failed attempt: when it may be claimed again (a time
+   * past means claimable now; the next claim clears it). Null for the others.
+   */
+  retryAt: number | null;
 }
 
 /** A recorded link. */

@@ -140,6 +140,10 @@ export function checkFailure(where: string, f: FetchFailure): void {
   if (typeof f.error !== 'string')
     fail(`${where}.error`, `expected a string, got ${show(f.error)}`);
   if (f.status !== undefined && f.status !== null) checkInt(`${where}.status`, f.status, 0);
+  if (f.retryAt === undefined || f.retryAt === null) return;
+  checkFinite(`${where}.retryAt`, f.retryAt);
+  if (f.redirects !== undefined && f.redirects.length > 0)
+    fail(`${where}.retryAt`, 'a failure reached through redirects cannot be tried again');
 }
 
 function pageFieldsOk(p: FetchedPage): boolean {
@@ -223,6 +227,8 @@ export function checkPriorityOption(
   if (lease && id !== undefined) checkLeaseId(`${where}.lease`, id);
 }
 
+const CLAIM_KEYS = new Set(['queue', 'hosts', 'lease', 'now']);
+
 /** Checks `claim` options; returns the queue to claim from, if any. */
 export function checkClaimOptions(
   where: string,
@@ -232,8 +238,9 @@ export function checkClaimOptions(
   if (typeof options !== 'object' || options === null)
     fail(where, `expected an object, got ${show(options)}`);
   for (const k of Object.keys(options))
-    if (k !== 'queue' && k !== 'hosts' && k !== 'lease') fail(where, `unknown option "${k}"`);
+    if (!CLAIM_KEYS.has(k)) fail(where, `unknown option "${k}"`);
   if (options.lease !== undefined) checkLeaseId(`${where}.lease`, options.lease);
+  if (options.now !== undefined) checkFinite(`${where}.now`, options.now);
   const q = options.queue;
   if (q === undefined) return undefined;
   if (typeof q !== 'object' || q === null)

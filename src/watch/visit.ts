@@ -109,6 +109,7 @@ export function visitOf(
     value: 0,
     parent: null,
     context: null,
+    attempts: 0,
   };
   const p = pageOutcome(claimed, res, false, { ...rules, dedup: null }, at);
   const r = p.outcome.result as { title?: string | null; newUrls?: NewUrl[]; relevance?: number };

@@ -12,6 +12,7 @@ import { compareCommandFlags } from '../../src/cli/commands/compare.js';
 import { crawlCommandFlags } from '../../src/cli/commands/crawl.js';
 import { CRAWL_FLAGS, crawlFlagsHelp, crawlOptionsFromFlags } from '../../src/cli/crawl-flags.js';
 import { FETCH_FLAGS, fetcherOptionsFromFlags } from '../../src/cli/fetch-flags.js';
+import { companionsOf } from '../../src/cli/flag-checks.js';
 import type { FlagDef } from '../../src/cli/flags.js';
 import { DEFAULT_ADAPT_INTERVAL_PAGES } from '../../src/crawl/adapt.js';
 import { crawlOptionsSchema, strategyOptionsSchema } from '../../src/crawl/index.js';
@@ -166,18 +167,24 @@ const SAMPLES: Record<string, string> = {
   'site-model': 'site.json',
   extract: 'rules.json',
   'max-frontier': '100',
+  'retry-errors': 'all',
   resolve: 'a.test=127.0.0.1:1',
   proxy: 'http://127.0.0.1:3128/',
 };
 
 /** A command line giving flag `d` (a switch, a sample value or its default). */
 function argvFor(d: FlagDef): string[] {
-  if (d.arg === undefined) return [`--${d.flag}`];
+  // What the flag needs beside it (`--width` → `--strategy fish`): flag-checks.ts.
+  const needs = (value: string | true) =>
+    Object.entries(companionsOf({ [d.flag]: value })).flatMap(([f, v]) =>
+      v === true ? [`--${f}`] : [`--${f}`, v],
+    );
+  if (d.arg === undefined) return [...needs(true), `--${d.flag}`];
   const value = SAMPLES[d.flag] ?? d.default;
   assert.ok(value !== undefined, `--${d.flag} has no default: give it a value in SAMPLES`);
   const field = d.option.startsWith('threshold.') ? d.option.slice('threshold.'.length) : '';
   const kind = field in THRESHOLD_DEFAULTS.iterative ? 'iterative' : 'adaptive';
-  return [...(field === '' ? [] : ['--threshold', kind]), `--${d.flag}`, value];
+  return [...(field === '' ? [] : ['--threshold', kind]), ...needs(value), `--${d.flag}`, value];
 }
 
 describe('every flag sets an option of the schemas', () => {
@@ -204,12 +211,17 @@ describe('every flag sets an option of the schemas', () => {
     const table = new Set([...CRAWL_FLAGS, ...FETCH_FLAGS].map((d) => d.flag));
     const own = (spec: object) => Object.keys(spec).filter((f) => !table.has(f));
     assert.deepEqual(own(crawlCommandFlags).sort(), [
+      'config',
       'help',
       'json-log',
+      'log-file',
+      'log-level',
+      'progress-every',
       'quiet',
       'seeds',
       'store',
       'topic',
+      'verbose',
     ]);
     assert.deepEqual(own(compareCommandFlags).sort(), [
       'budgets',
@@ -313,10 +325,15 @@ describe("the docs' tables agree with the schemas and the flags", () => {
   it('docs/cli.md: the flags of crawl and their defaults', () => {
     checkFlagTable(docTable('cli.md', '`focuscrawl crawl`'), CRAWL_FLAGS, [
       'store',
+      'config',
       'topic',
       'seeds',
       'quiet',
       'json-log',
+      'log-level',
+      'verbose',
+      'log-file',
+      'progress-every',
     ]);
   });
 

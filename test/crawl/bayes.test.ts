@@ -270,6 +270,7 @@ describe('online learning re-scores the frontier', () => {
             value: 0,
             parent: null,
             context: sky ? 'star galaxy telescope' : 'flour bread oven',
+            attempts: 0,
           },
           sky,
         );

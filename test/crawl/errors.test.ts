@@ -119,6 +119,9 @@ test('unreachable seeds: exit 1, each seed named with its error, recorded in sta
     '--allow-private',
     '--retries',
     '0',
+    // One attempt: a refused connection is not tried again by a later run.
+    '--max-attempts',
+    '1',
     '--delay-ms',
     '0',
     '--quiet',

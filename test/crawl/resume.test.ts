@@ -142,7 +142,7 @@ test('Ctrl-C stops gracefully and the same command resumes to the same closure',
   await c.waitFor((e) => e.event === 'page');
   c.child.kill('SIGINT');
   const first = await finished(c);
-  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.code, 130, first.stderr); // interrupted, not finished
   assert.equal(first.end.stopReason, 'stopped');
   assert.match(first.end.message, /run the same command again to resume/);
   assert.equal(first.end.counts.processing, 0);

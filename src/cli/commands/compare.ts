@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { CrawlOptionsInput } from '../../crawl/index.js';
 import { CliUsageError, InvalidOptionError } from '../../errors/index.js';
@@ -9,11 +10,22 @@ import {
   type RunSpec,
 } from '../../evaluate/index.js';
 import { readLabelsFile } from '../../labels/index.js';
-import { bool, type FlagSpec, int, type Parsed, str, strs } from '../args.js';
+import {
+  bool,
+  type FlagSpec,
+  int,
+  joinNegativeValues,
+  type Parsed,
+  parseErrorText,
+  str,
+  strs,
+} from '../args.js';
 import { crawlFlags, crawlFlagsHelp, crawlRunOptionsFromFlags } from '../crawl-flags.js';
 import { fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
 import { createProgressReporter } from '../progress.js';
+import { EXIT_INTERRUPTED, stopOnSignals } from '../run-output.js';
+import { withFlag } from '../system-errors.js';
 import { budgetsFlag } from './evaluate.js';
 
 const HELP = `Usage: focuscrawl compare --out-dir DIR --topic FILE [--seeds FILE|URL...] --labels FILE
@@ -81,14 +93,14 @@ export function parseCompareFlags(argv: string[]): Parsed {
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv, compareCommandFlags),
       options: compareCommandFlags,
       allowPositionals: true,
       strict: true,
       tokens: true,
     });
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = parseErrorText('compare', e, compareCommandFlags);
     throw new CliUsageError(`focuscrawl compare: ${msg}`, { cause: e });
   }
   const values = parsed.values as Parsed['values'];
@@ -150,6 +162,9 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const outDir = required(p, 'out-dir');
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) {
+    throw new CliUsageError(`focuscrawl compare: --out-dir ${outDir} is a file; give a folder`);
+  }
   const maxPages = int(p, 'max-pages', 'compare');
   if (maxPages === undefined || maxPages === 0) {
     throw new CliUsageError(
@@ -176,52 +191,47 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
 
   const quiet = bool(p, 'quiet');
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts === 1) {
-      io.err('stopping: committing what was fetched (Ctrl-C again to quit at once)');
-      controller.abort();
-    } else {
-      process.exit(130);
-    }
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const signals = stopOnSignals(
+    controller,
+    io,
+    'stopping: committing what was fetched (Ctrl-C again to quit at once)',
+  );
   try {
-    const result = await compareCrawls({
-      outDir,
-      shared,
-      maxPages,
-      runs,
-      labels,
-      signal: controller.signal,
-      ...(budgets ? { budgets } : {}),
-      ...(title !== undefined ? { title } : {}),
-      onCrawl: (run, spec, i) => {
-        io.err(`── run ${i + 1}/${runs.length}: ${spec.name} (${spec.spec})`);
-        const reporter = createProgressReporter({
-          mode: quiet ? 'quiet' : 'lines',
-          write: (s) => io.err(s.replace(/\n$/, '')),
-        });
-        run.on('progress', (x) => reporter.progress(x));
-        run.on('warning', (x) => reporter.warning(x));
-      },
-      onRunEnd: ({ spec, index, action, summary }) => {
-        if (summary === null) {
+    const result = await withFlag('--out-dir', outDir, () =>
+      compareCrawls({
+        outDir,
+        shared,
+        maxPages,
+        runs,
+        labels,
+        signal: controller.signal,
+        ...(budgets ? { budgets } : {}),
+        ...(title !== undefined ? { title } : {}),
+        onCrawl: (run, spec, i) => {
+          io.err(`── run ${i + 1}/${runs.length}: ${spec.name} (${spec.spec})`);
+          const reporter = createProgressReporter({
+            mode: quiet ? 'quiet' : 'lines',
+            write: (s) => io.err(s.replace(/\n$/, '')),
+          });
+          run.on('progress', (x) => reporter.progress(x));
+          run.on('warning', (x) => reporter.warning(x));
+        },
+        onRunEnd: ({ spec, index, action, summary }) => {
+          if (summary === null) {
+            io.err(
+              `── run ${index + 1}/${runs.length}: ${spec.name}: finished earlier, not crawled again`,
+            );
+            return;
+          }
           io.err(
-            `── run ${index + 1}/${runs.length}: ${spec.name}: finished earlier, not crawled again`,
+            `   ${spec.name} (${action}): ${summary.stopReason}, ${summary.run.fetched} fetched in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec.toFixed(0)} pages/s)`,
           );
-          return;
-        }
-        io.err(
-          `   ${spec.name} (${action}): ${summary.stopReason}, ${summary.run.fetched} fetched in ${(summary.elapsedMs / 1000).toFixed(1)} s (${summary.pagesPerSec.toFixed(0)} pages/s)`,
-        );
-      },
-    });
+        },
+      }),
+    );
     if (result.stopped || result.comparison === null) {
       io.err('compare stopped; run the same command again to resume');
-      return 130;
+      return EXIT_INTERRUPTED;
     }
     if (bool(p, 'json')) io.out(JSON.stringify(result.comparison, null, 2));
     else io.out(formatComparison(result.comparison));
@@ -232,7 +242,6 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     }
     return 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    signals.unlisten();
   }
 }

@@ -15,6 +15,7 @@ import { jobFields, startTestWeb } from '../../testweb/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { createProgressReporter } from '../progress.js';
+import { withFlagSync } from '../system-errors.js';
 import { formatFieldStats } from './fields-text.js';
 
 export const JOBS_HELP = `Usage: focuscrawl demo jobs [--dir DIR] [--pages N] [--quiet]
@@ -58,11 +59,13 @@ export async function jobsDemo(argv: string[], io: Io): Promise<number> {
   const dir = resolve(str(p, 'dir') ?? 'focuscrawl-demo');
   const budget = int(p, 'pages', 'demo jobs') ?? 400;
   const storeDir = join(dir, 'jobs');
-  for (const sub of ['jobs', 'jobs.html', 'jobs.xml', 'jobs-topic.json'])
-    rmSync(join(dir, sub), { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
   const topicFile = join(dir, 'jobs-topic.json');
-  writeFileSync(topicFile, `${JSON.stringify(TOPIC, null, 2)}\n`);
+  withFlagSync('--dir', dir, () => {
+    for (const sub of ['jobs', 'jobs.html', 'jobs.xml', 'jobs-topic.json'])
+      rmSync(join(dir, sub), { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(topicFile, `${JSON.stringify(TOPIC, null, 2)}\n`);
+  });
   const web = await startTestWeb({ port: 0, seed: 1, size: 'small' });
   try {
     io.out(

@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type CrawlSummary, crawl, type StrategyName } from '../../crawl/index.js';
+import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
 import { writeReport } from '../../report/index.js';
 import { openStore } from '../../store/index.js';
@@ -13,8 +14,9 @@ import { labels, startTestWeb, type TestWeb, type WebSize } from '../../testweb/
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { createProgressReporter } from '../progress.js';
+import { withFlagSync } from '../system-errors.js';
 import { jobsDemo } from './demo-jobs.js';
-import { formatHits } from './search.js';
+import { formatHits, readableSearch } from './search.js';
 
 const HELP = `Usage: focuscrawl demo [--dir DIR] [--size small|medium|large] [--pages N] [--topic ID] [--quiet]
        focuscrawl demo jobs [--dir DIR] [--pages N] [--quiet]   (the job-board demo: see demo jobs --help)
@@ -55,20 +57,29 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const size = (str(p, 'size') ?? 'medium') as WebSize;
+  if (!['small', 'medium', 'large'].includes(size)) {
+    throw new CliUsageError(
+      `focuscrawl demo: --size must be small, medium or large, got "${size}"`,
+    );
+  }
   const budget = int(p, 'pages', 'demo') ?? 1000;
   const dir = resolve(str(p, 'dir') ?? 'focuscrawl-demo');
   const all = labels({ seed: 1, size });
   const topicId = str(p, 'topic') ?? 'monitor';
   const t = all.topics.find((x) => x.id === topicId);
   if (!t) {
-    throw new Error(`no labelled topic "${topicId}": ${all.topics.map((x) => x.id).join(', ')}`);
+    throw new CliUsageError(
+      `focuscrawl demo: --topic must be one of ${all.topics.map((x) => x.id).join(', ')}, got "${topicId}"`,
+    );
   }
-  for (const sub of ['focused', 'bfs', 'report.html', 'topic.json']) {
-    rmSync(join(dir, sub), { recursive: true, force: true });
-  }
-  mkdirSync(dir, { recursive: true });
   const topicFile = join(dir, 'topic.json');
-  writeFileSync(topicFile, `${JSON.stringify({ ...t.topic, seeds: t.seeds }, null, 2)}\n`);
+  withFlagSync('--dir', dir, () => {
+    for (const sub of ['focused', 'bfs', 'report.html', 'topic.json']) {
+      rmSync(join(dir, sub), { recursive: true, force: true });
+    }
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(topicFile, `${JSON.stringify({ ...t.topic, seeds: t.seeds }, null, 2)}\n`);
+  });
 
   const web = await startTestWeb({ port: 0, seed: 1, size });
   try {
@@ -101,7 +112,7 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
         `\nReport: ${report.file} (${Math.round(report.bytes / 1024)} KiB), open it in a browser.`,
       );
       const word = Object.keys(t.topic.keywords ?? {})[0] ?? t.name;
-      const hits = await store.search({ query: word, limit: 3 });
+      const { hits } = await readableSearch(store, { query: word, limit: 3 });
       io.out(
         `\nSearch: focuscrawl search --store ${join(dir, 'focused')} ${JSON.stringify(word)} --limit 3\n${formatHits(word, hits, false)}`,
       );
@@ -136,8 +147,14 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
     io.out(
       `\nOn the same budget the focused crawl fetched ${focused.relevantFetched} relevant pages, the plain crawl ${bfs.relevantFetched} (${gain.toFixed(2)}×).`,
     );
+    const focusedDir = join(dir, 'focused');
     io.out(
-      `Explore: focuscrawl status --store ${join(dir, 'focused')} | focuscrawl search --store ${join(dir, 'focused')} "words" | focuscrawl export --store ${join(dir, 'focused')} --what pages --format csv --out pages.csv`,
+      [
+        'Explore (from a clone: npx focuscrawl …):',
+        `  focuscrawl status --store ${focusedDir}`,
+        `  focuscrawl search --store ${focusedDir} "words"`,
+        `  focuscrawl export --store ${focusedDir} --what pages --state complete --format csv --out kept.csv`,
+      ].join('\n'),
     );
     return 0;
   } finally {

@@ -1,5 +1,3 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { CliUsageError } from '../../errors/index.js';
 import {
   DEFAULT_BUDGETS,
@@ -11,6 +9,8 @@ import { readLabelsFile } from '../../labels/index.js';
 import { openStore } from '../../store/index.js';
 import { bool, type FlagSpec, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
+import { checkOutFile } from '../out-file.js';
+import { withFlag } from '../system-errors.js';
 
 const HELP = `Usage: focuscrawl evaluate --store DIR --labels FILE [--topic ID] [--out FILE.html] [--json]
 
@@ -55,19 +55,6 @@ export function budgetsFlag(p: Parsed, command: string): number[] | undefined {
   return parts.map(Number);
 }
 
-/** Checks that `out` can be written: its folder exists and it is not a folder. */
-export function checkOutFile(out: string, command: string): void {
-  const parent = dirname(resolve(out));
-  if (!existsSync(parent) || !statSync(parent).isDirectory()) {
-    throw new CliUsageError(
-      `focuscrawl ${command}: --out ${out}: the folder ${parent} does not exist`,
-    );
-  }
-  if (existsSync(out) && statSync(out).isDirectory()) {
-    throw new CliUsageError(`focuscrawl ${command}: --out ${out} is a folder; give a file name`);
-  }
-}
-
 export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   const p = parseFlags('evaluate', argv, flags);
   if (bool(p, 'help')) {
@@ -101,10 +88,12 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
     if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...ev }, null, 2));
     else io.out(formatEvaluation(ev, dir));
     if (out !== undefined) {
-      const r = await writeEvaluationReport(ev, out, {
-        store: dir,
-        ...(title !== undefined ? { title } : {}),
-      });
+      const r = await withFlag('--out', out, () =>
+        writeEvaluationReport(ev, out, {
+          store: dir,
+          ...(title !== undefined ? { title } : {}),
+        }),
+      );
       const line = `Evaluation written to ${r.file} (${(r.bytes / 1024).toFixed(1)} KiB)`;
       if (bool(p, 'json')) io.err(line);
       else io.out(`\n${line}`);

@@ -216,14 +216,79 @@ test('--out writes the file whole, takes CSV from the extension, and leaves no .
   assert.deepEqual(readdirSync(outDir).sort(), ['history.jsonl', 'pages.csv']);
 });
 
-test('--out into a missing directory fails naming the file, and writes nothing', async () => {
+test('--out into a missing directory fails naming the flag and the file, and writes nothing', async () => {
   const file = join(tmpdir(), `focuscrawl-missing-${process.pid}`, 'x.jsonl');
   await assert.rejects(exp('--what', 'links', '--out', file), (e: Error) => {
-    assert.equal((e as { code?: string }).code, 'FC_ERR_INVALID_OPTION');
-    assert.ok(e.message.includes(file), e.message);
+    assert.equal((e as { code?: string }).code, 'FC_ERR_CLI_USAGE');
+    assert.ok(e.message.includes(`--out ${file}: the folder`), e.message);
     return true;
   });
   assert.ok(!existsSync(file) && !existsSync(`${file}.tmp`));
+});
+
+test('export --out onto a folder is refused naming it, and leaves the folder as it was', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-dir-'));
+  await assert.rejects(exp('--what', 'links', '--out', outDir), {
+    code: 'FC_ERR_CLI_USAGE',
+    message: `focuscrawl export: --out ${outDir} is a folder; give a file name`,
+  });
+  assert.deepEqual(readdirSync(outDir), []);
+  assert.ok(!existsSync(`${outDir}.tmp`));
+});
+
+describe('export --state: the kept pages only (or the discarded ones)', () => {
+  it('--what pages --state complete writes the kept pages, as JSON Lines', async () => {
+    const r = await exp('--what', 'pages', '--state', 'complete', '--no-text');
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(
+      jsonl(r.out).map((x) => [x['url'], x['state']]),
+      [
+        [SAMPLE.home, 'complete'],
+        [SAMPLE.p1, 'complete'],
+      ],
+    );
+  });
+
+  it('and as CSV: the relevant URLs with their titles and relevance', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-kept-'));
+    const file = join(outDir, 'kept.csv');
+    const r = await exp('--what', 'pages', '--state', 'complete', '--out', file);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, /2 pages written to .*kept\.csv/);
+    const [header, ...rows] = parseCsv(readFileSync(file, 'utf8'));
+    const col = (name: string) => header?.indexOf(name) ?? -1;
+    assert.deepEqual(
+      rows.map((row) => [row[col('url')], row[col('state')], Number(row[col('relevance')])]),
+      [
+        [SAMPLE.home, 'complete', 0.8],
+        [SAMPLE.p1, 'complete', 0.6],
+      ],
+    );
+  });
+
+  it('--state discard writes the pages below the threshold', async () => {
+    const r = await exp('--what', 'pages', '--state', 'discard', '--format', 'csv', '--no-text');
+    const [header, ...rows] = parseCsv(r.out);
+    assert.deepEqual(
+      rows.map((row) => row[header?.indexOf('url') ?? -1]),
+      [SAMPLE.p2],
+    );
+  });
+
+  it('--what urls --state error lists the failed URLs, in JSON Lines and CSV', async () => {
+    const lines = jsonl((await exp('--what', 'urls', '--state', 'error')).out);
+    assert.deepEqual(
+      lines.map((x) => x['url']),
+      [SAMPLE.bx],
+    );
+    const [header, ...rows] = parseCsv(
+      (await exp('--what', 'urls', '--state', 'error', '--format', 'csv')).out,
+    );
+    assert.deepEqual(
+      rows.map((row) => row[header?.indexOf('url') ?? -1]),
+      [SAMPLE.bx],
+    );
+  });
 });
 
 test('an earlier file under the --out name is replaced only when the export succeeds', async () => {
@@ -248,7 +313,11 @@ test('bad flags are refused, naming the flag and the allowed values', async () =
       ['--what', 'urls', '--state', 'done'],
       /--state must be one of waiting, processing, complete, discard, error, redirect, got "done"/,
     ],
-    [['--what', 'pages', '--state', 'waiting'], /--state applies to --what urls only/],
+    [
+      ['--what', 'pages', '--state', 'waiting'],
+      /--state must be one of complete, discard, got "waiting"/,
+    ],
+    [['--what', 'links', '--state', 'complete'], /--state applies to --what urls or pages only/],
     [['--what', 'urls', '--no-text'], /--no-text applies to --what pages only/],
     [['--what', 'pages', '--text', '--no-text'], /--text or --no-text, not both/],
     [['--what', 'links', '--bom'], /--bom applies to --format csv only/],
@@ -265,7 +334,8 @@ test('bad flags are refused, naming the flag and the allowed values', async () =
     [['--format', 'warc', '--no-text'], /--no-text does not apply to --format warc/],
     [['--what', 'records', '--no-text'], /--no-text applies to --what pages only/],
     [['--what', 'records', '--format', 'xml', '--bom'], /--bom applies to --format csv only/],
-    [['--what', 'links', '--colour'], /Unknown option '--colour'/],
+    [['--what', 'links', '--colour'], /unknown flag --colour \(see focuscrawl export --help\)/],
+    [['--what', 'links', '--formt', 'csv'], /unknown flag --formt: did you mean --format\?/],
     [['--what', 'links', 'extra'], /unexpected argument "extra"/],
   ];
   for (const [argv, message] of cases) {
@@ -389,7 +459,7 @@ describe('export --what changes: one row per recorded revisit', () => {
     });
     await assert.rejects(run('--state', 'complete'), {
       code: 'FC_ERR_CLI_USAGE',
-      message: /--state applies to --what urls only/,
+      message: /--state applies to --what urls or pages only/,
     });
   });
 });

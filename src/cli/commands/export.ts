@@ -8,11 +8,14 @@ import {
   type ExportWhat,
   exportStore,
   exportToFile,
+  PAGE_STATES,
   SQL_DIALECTS,
 } from '../../export/index.js';
 import { openStore, URL_STATES } from '../../store/index.js';
 import { bool, type FlagSpec, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
+import { checkOutFile } from '../out-file.js';
+import { withFlag } from '../system-errors.js';
 
 const HELP = `Usage: focuscrawl export --store DIR --what TABLE [--format F] [--out FILE]
 
@@ -44,7 +47,9 @@ Reads the store only, so it can run while a crawl works on it.
   --dialect D        sql: sqlite (default) | postgres
   --out FILE         write FILE (through FILE.tmp, renamed when complete) instead of
                      standard output
-  --state STATE      urls: only ${URL_STATES.join(' | ')}
+  --state STATE      urls: only the URLs in this state, ${URL_STATES.join(' | ')};
+                     pages (and warc): only ${PAGE_STATES.join(' | ')} (complete: the kept pages,
+                     e.g. --what pages --state complete --format csv for the relevant URLs)
   --no-text          pages: leave out the page text (read and parsed from the stored
                      bodies, the slow part of a pages export); --text includes it (default)
   --bom              csv: begin with a UTF-8 byte-order mark (for Excel)
@@ -105,8 +110,10 @@ export function exportOptionsFromFlags(p: Parsed): ExportOptionsInput & { store:
   if (format === 'warc' && what !== 'pages') {
     throw usage(`--format warc writes the stored pages: --what must be pages, got "${what}"`);
   }
-  const state = oneOf(p, 'state', URL_STATES);
-  if (state !== undefined && what !== 'urls') throw usage('--state applies to --what urls only');
+  if (str(p, 'state') !== undefined && what !== 'urls' && what !== 'pages') {
+    throw usage('--state applies to --what urls or pages only');
+  }
+  const state = oneOf(p, 'state', what === 'pages' ? PAGE_STATES : URL_STATES);
   const text = bool(p, 'text');
   const noText = bool(p, 'no-text');
   if (text && noText) throw usage('give --text or --no-text, not both');
@@ -190,10 +197,11 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   }
   const { store: dir, ...options } = exportOptionsFromFlags(p);
   const out = str(p, 'out');
+  if (out !== undefined) checkOutFile(out, 'export');
   const store = await openStore(dir, { readonly: true });
   try {
     if (out !== undefined) {
-      const { rows } = await exportToFile(store, options, out);
+      const { rows } = await withFlag('--out', out, () => exportToFile(store, options, out));
       io.err(`${rows} ${NOUNS[options.what] ?? options.what} written to ${out}`);
       return 0;
     }

@@ -5,6 +5,7 @@ import { loadTopicFile } from '../../relevance/index.js';
 import { canonicalizeUrlOrThrow } from '../../url/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
+import { cliFlagNames, inFlagWords } from '../flag-words.js';
 import type { Io } from '../index.js';
 
 const HELP = `Usage: focuscrawl inspect URL [--topic FILE] [--threshold R] [--rules FILE] [--json] [--links N] [fetcher options]
@@ -63,7 +64,19 @@ export async function inspectCommand(argv: string[], io: Io): Promise<number> {
     ...(threshold !== undefined ? { threshold } : {}),
   });
   if (bool(p, 'json')) io.out(JSON.stringify(report, null, 2));
-  else io.out(formatReport(report, int(p, 'links', 'inspect') ?? 20));
+  else {
+    // The fetcher's words name its options (allowPrivateAddresses); a user types flags.
+    const shown = report.error
+      ? {
+          ...report,
+          error: {
+            ...report.error,
+            message: inFlagWords(report.error.message, await cliFlagNames()),
+          },
+        }
+      : report;
+    io.out(formatReport(shown, int(p, 'links', 'inspect') ?? 20));
+  }
   return report.error ? 1 : 0;
 }
 

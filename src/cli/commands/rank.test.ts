@@ -3,13 +3,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { META_RANK_SETTINGS, type RankSettings } from '../../crawl/rank-settings.js';
 import type { RankedPage, RankingSummary } from '../../ranking/index.js';
 import { CRAWL, crawlRound1, crawlRound2, EXPECTED } from '../../ranking/testing.js';
 import { openStore, type Store } from '../../store/index.js';
 import type { Io } from '../index.js';
 import { rankCommand } from './rank.js';
 
-type RankJson = RankingSummary & { store: string; top: RankedPage[] };
+type RankJson = RankingSummary & { store: string; kept: RankSettings; top: RankedPage[] };
 
 /** A SQLite store in a new temporary directory, after the given rounds of the test crawl. */
 async function buildStore(rounds: 1 | 2): Promise<string> {
@@ -89,7 +90,7 @@ describe('focuscrawl rank', () => {
     near(second.top[2]?.score, EXPECTED.round2.score.x, 'P(x)');
     near(second.top[2]?.pageRank, EXPECTED.round2.pageRank.x, 'R(x)');
     await withStore(dir, async (store) => {
-      const { top: _top, store: _dir, ...summary } = second;
+      const { top: _top, store: _dir, kept: _kept, ...summary } = second;
       assert.deepEqual(await store.getMeta('ranking'), summary);
       for await (const p of store.pages()) {
         if (p.url === CRAWL.c) {
@@ -137,6 +138,44 @@ describe('focuscrawl rank', () => {
     const text = await rank('--store', dir, '--algorithm', 'hits');
     assert.match(text.out, /^Algorithm\s+hits$/m);
     assert.match(text.out, /^ {2}\s*P\s+relevance\s+auth\s+URL\s+title$/m);
+  });
+
+  it('the weights, damping and algorithm given are kept until changed', async () => {
+    const dir = await buildStore(2);
+    const json = async (...argv: string[]) =>
+      JSON.parse((await rank('--store', dir, '--json', ...TIGHT, ...argv)).out) as RankJson;
+    const plain = await json();
+    assert.deepEqual([plain.w1, plain.w2, plain.damping, plain.kept], [0.6, 0.4, 0.8, {}]);
+    const first = await json('--w1', '0.8', '--w2', '0.2');
+    assert.deepEqual([first.w1, first.w2, first.kept], [0.8, 0.2, { w1: 0.8, w2: 0.2 }]);
+    // Without weights: the kept ones, not the defaults.
+    const again = await json();
+    assert.deepEqual([again.w1, again.w2], [0.8, 0.2]);
+    for (const t of again.top) near(t.score, 0.8 * t.relevance + 0.2 * (t.pageRank ?? 0), t.url);
+    // One changed, the others kept.
+    const damped = await json('--damping', '0.5', '--w2', '0.1');
+    assert.deepEqual(
+      [damped.w1, damped.w2, damped.damping, damped.kept],
+      [0.8, 0.1, 0.5, { w1: 0.8, w2: 0.1, damping: 0.5 }],
+    );
+    const hits = await json('--algorithm', 'hits');
+    assert.deepEqual([hits.algorithm, hits.w1, hits.w2], ['hits', 0.8, 0.1]);
+    assert.equal((await json()).algorithm, 'hits');
+    const text = await rank('--store', dir);
+    assert.match(
+      text.out,
+      /^Kept settings\s+--algorithm hits --damping 0\.5 --w1 0\.8 --w2 0\.1 \(kept in the store: later ranks and the crawl's ranking at the end of a run use them until changed\)$/m,
+    );
+    await withStore(dir, async (store) => {
+      assert.deepEqual(await store.getMeta(META_RANK_SETTINGS), {
+        w1: 0.8,
+        w2: 0.1,
+        damping: 0.5,
+        algorithm: 'hits',
+      });
+    });
+    const fresh = await rank('--store', await buildStore(1));
+    assert.match(fresh.out, /^Kept settings\s+none \(defaults\)/m);
   });
 
   it('says so when the iteration did not converge', async () => {

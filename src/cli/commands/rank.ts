@@ -1,3 +1,8 @@
+import {
+  KEPT_RANK_SETTINGS,
+  keepRankSettings,
+  type RankSettings,
+} from '../../crawl/rank-settings.js';
 import { CliUsageError, isFocusCrawlError } from '../../errors/index.js';
 import {
   RANK_ALGORITHMS,
@@ -22,6 +27,10 @@ it lies in [0, 1] as R, and the final score P = w1·relevance + w2·R. Stores R 
 every fetched page and P for every kept one (discarded pages get none), records
 the run under the meta key "ranking", then prints a summary and the top pages by
 P. Pages fetched while it runs are scored by the next rank.
+
+--algorithm, --damping, --w1 and --w2 are kept in the store until changed: a later
+rank without them uses them, and so does the ranking a crawl computes when a run
+ends. Defaults below are those of a store that keeps none.
 
   --store DIR            the crawl store
   --algorithm NAME       pagerank or hits (default pagerank)
@@ -99,12 +108,37 @@ function oneLine(title: string | null): string {
   return t.length > 60 ? `${t.slice(0, 59)}…` : t;
 }
 
+/** The flags of the kept settings. */
+const KEPT_FLAG: Record<(typeof KEPT_RANK_SETTINGS)[number], string> = {
+  algorithm: 'algorithm',
+  damping: 'damping',
+  w1: 'w1',
+  w2: 'w2',
+};
+
+/** `--w1 0.8 --w2 0.2, kept in the store: ...`, or that the defaults are in force. */
+export function keptText(kept: RankSettings): string {
+  const given = KEPT_RANK_SETTINGS.filter((k) => kept[k] !== undefined).map(
+    (k) => `--${KEPT_FLAG[k]} ${kept[k]}`,
+  );
+  if (given.length === 0) {
+    return 'none (defaults); --algorithm, --damping, --w1 and --w2 given to rank are kept';
+  }
+  return `${given.join(' ')} (kept in the store: later ranks and the crawl's ranking at the end of a run use them until changed)`;
+}
+
 /** The summary and the table of `focuscrawl rank`. */
-function formatRanking(dir: string, s: RankingSummary, top: RankedPage[]): string {
+function formatRanking(
+  dir: string,
+  s: RankingSummary,
+  top: RankedPage[],
+  kept: RankSettings,
+): string {
   const lines: string[] = [];
   const row = (k: string, v: string) => lines.push(`${k.padEnd(15)} ${v}`);
   row('Store', dir);
   row('Algorithm', s.algorithm === 'pagerank' ? `pagerank (d = ${s.damping})` : 'hits');
+  row('Kept settings', keptText(kept));
   row('Graph', `${formatCount(s.nodes)} nodes, ${formatCount(s.edges)} edges`);
   row(
     'Iterations',
@@ -147,10 +181,12 @@ export async function rankCommand(argv: string[], io: Io): Promise<number> {
   const topN = int(p, 'top', 'rank') ?? 10;
   const store = await openStore(dir);
   try {
-    const summary = await rankStore(store, options);
+    // The settings given are kept; those not given come from the store's, else defaults.
+    const kept = await keepRankSettings(store, options);
+    const summary = await rankStore(store, { ...options, ...kept });
     const top = await topPagesByScore(store, topN);
-    if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...summary, top }, null, 2));
-    else io.out(formatRanking(dir, summary, top));
+    if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...summary, kept, top }, null, 2));
+    else io.out(formatRanking(dir, summary, top, kept));
     return 0;
   } finally {
     await store.close();

@@ -1,10 +1,10 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { CliUsageError } from '../../errors/index.js';
 import { writeReport } from '../../report/index.js';
 import { openStore } from '../../store/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
+import { checkOutFile } from '../out-file.js';
+import { withFlag } from '../system-errors.js';
 
 const HELP = `Usage: focuscrawl report --store DIR --out FILE.html [--title T] [--top N]
 
@@ -53,13 +53,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
       'focuscrawl report: --out is required: the HTML file to write (see focuscrawl report --help)',
     );
   }
-  const parent = dirname(resolve(out));
-  if (!existsSync(parent) || !statSync(parent).isDirectory()) {
-    throw new CliUsageError(`focuscrawl report: --out ${out}: the folder ${parent} does not exist`);
-  }
-  if (existsSync(out) && statSync(out).isDirectory()) {
-    throw new CliUsageError(`focuscrawl report: --out ${out} is a folder; give a file name`);
-  }
+  checkOutFile(out, 'report');
   const title = str(p, 'title');
   if (title !== undefined && title.trim() === '') {
     throw new CliUsageError('focuscrawl report: --title must not be empty');
@@ -71,12 +65,14 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
 
   const store = await openStore(dir, { readonly: true });
   try {
-    const r = await writeReport(store, out, {
-      topPages,
-      topHosts,
-      storePath: dir,
-      ...(title !== undefined ? { title } : {}),
-    });
+    const r = await withFlag('--out', out, () =>
+      writeReport(store, out, {
+        topPages,
+        topHosts,
+        storePath: dir,
+        ...(title !== undefined ? { title } : {}),
+      }),
+    );
     io.out(`Report written to ${r.file} (${(r.bytes / 1024).toFixed(1)} KiB)`);
     return 0;
   } finally {

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { captureIo } from '../../export/testing.js';
 import { openStore } from '../../store/index.js';
 import { main } from '../index.js';
-import { formatHits, plainSnippet, searchCommand } from './search.js';
+import { formatHits, plainSnippet, readableHits, scoreLine, searchCommand } from './search.js';
 
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-search-cli-'));
 const dir = join(root, 'store');
@@ -104,14 +104,24 @@ interface JsonHit {
   score: number | null;
   bm25: number;
   rank: number;
+  position: number;
+  textMatch: number;
+  p: number;
   snippet: string;
   highlights: [number, number][];
 }
 
-async function json(...argv: string[]): Promise<{ query: string; hits: JsonHit[] }> {
+interface JsonResult {
+  query: string;
+  scoreWeight: number;
+  bestBm25: number | null;
+  hits: JsonHit[];
+}
+
+async function json(...argv: string[]): Promise<JsonResult> {
   const r = await search('--store', dir, '--json', ...argv);
   assert.equal(r.code, 0);
-  return JSON.parse(r.out) as { query: string; hits: JsonHit[] };
+  return JSON.parse(r.out) as JsonResult;
 }
 
 const urls = (hits: JsonHit[]) => hits.map((h) => h.url);
@@ -140,13 +150,18 @@ describe('focuscrawl search', () => {
     const r = await search('--store', dir, '--color', 'never', '电网');
     assert.equal(r.code, 0);
     assert.equal(r.err, '');
-    const blocks = r.out.trimEnd().split('\n\n');
+    const [header, ...blocks] = r.out.trimEnd().split('\n\n');
+    assert.equal(
+      header,
+      "2 pages shown, best first; score = 0.7·text match + 0.3·P (text match: 1 for the best match; P: the page's final score, its relevance until focuscrawl rank runs)",
+    );
     assert.equal(blocks.length, 2);
     const [first, second] = blocks.map((b) => b.split('\n'));
+    // The best match: text match 1, P its relevance (not ranked), score 0.7 + 0.3 · 0.5.
     assert.deepEqual(first?.slice(0, 3), [
       '1. 国家电网调度中心',
       `   ${u('grid')}`,
-      `   P -  relevance 0.5000  PageRank -  BM25 ${(await json('电网')).hits[0]?.bm25.toFixed(4)}`,
+      '   score 0.85  text match 1.00  P 0.50  relevance 0.50  PageRank -',
     ]);
     assert.match(first?.[3] ?? '', /^ {3}国家\[电网\]调度中心负责/);
     assert.doesNotMatch(r.out, /[\uE000\uE001\x1b]/);
@@ -162,9 +177,35 @@ describe('focuscrawl search', () => {
     assert.equal(blended.hits[0]?.score, 1);
     assert.equal(blended.hits[0]?.pageRank, 0.9);
     const text = await search('--store', dir, '--score-weight', '0.9', '--limit', '1', 'telescope');
-    assert.match(text.out, /^1\. Slow cooking\n/);
-    assert.match(text.out, /P 1\.0000 {2}relevance 0\.5000 {2}PageRank 0\.9000 {2}BM25 \d+\.\d{4}/);
-    assert.equal(text.out.trimEnd().split('\n\n').length, 1);
+    assert.match(text.out, /^1 page shown, best first; score = 0\.1·text match \+ 0\.9·P /);
+    assert.match(text.out, /\n\n1\. Slow cooking\n/);
+    assert.match(
+      text.out,
+      /score 0\.\d\d {2}text match 0\.\d\d {2}P 1\.00 {2}relevance 0\.50 {2}PageRank 0\.90\n/,
+    );
+    assert.doesNotMatch(text.out, /BM25/);
+    assert.equal(text.out.trimEnd().split('\n\n').length, 2);
+  });
+
+  it('its readable figures make the score: (1 − w)·text match + w·P, the best match 1', async () => {
+    for (const w of ['0', '0.3', '0.9', '1']) {
+      const r = await json('--score-weight', w, 'telescope');
+      assert.equal(r.scoreWeight, Number(w));
+      assert.ok(r.bestBm25 !== null && r.bestBm25 > 0);
+      assert.deepEqual(
+        r.hits.map((h) => h.position),
+        r.hits.map((_, i) => i + 1),
+      );
+      // The best match has text match 1 whether it comes first or not.
+      assert.equal(Math.max(...r.hits.map((h) => h.textMatch)), 1, w);
+      for (const h of r.hits) {
+        assert.equal(h.textMatch, h.bm25 / (r.bestBm25 ?? 1));
+        assert.equal(h.p, h.score ?? h.relevance);
+        const blend = (1 - Number(w)) * h.textMatch + Number(w) * h.p;
+        assert.ok(Math.abs(h.rank - blend) < 1e-9, `${w}: ${h.rank} vs ${blend}`);
+        assert.ok(h.rank >= 0 && h.rank <= 1);
+      }
+    }
   });
 
   it('--json gives plain snippets and the UTF-16 offsets of the matched words', async () => {
@@ -178,6 +219,9 @@ describe('focuscrawl search', () => {
       'score',
       'bm25',
       'rank',
+      'position',
+      'textMatch',
+      'p',
       'snippet',
       'highlights',
     ]);
@@ -229,9 +273,9 @@ describe('focuscrawl search', () => {
 
   it('shows an untitled page as such and the control characters of pages as spaces', async () => {
     const r = await search('--store', dir, '--color', 'never', 'mirrors');
-    assert.match(r.out, /^1\. \(no title\)\n/);
+    assert.match(r.out, /^1\. \(no title\)\n/m);
     const q = await search('--store', dir, '--color', 'never', 'quasar');
-    assert.match(q.out, /^1\. Bad \[2J title\n/);
+    assert.match(q.out, /^1\. Bad \[2J title\n/m);
     assert.match(q.out, /\[Quasar\] light {2}\[31m arrives/);
     assert.doesNotMatch(q.out, /\x1b/);
   });
@@ -240,7 +284,12 @@ describe('focuscrawl search', () => {
     const r = await search('--store', dir, 'telescope', 'dinosaur');
     assert.equal(r.code, 0);
     assert.equal(r.out, 'No kept page contains every word of "telescope dinosaur".\n');
-    assert.deepEqual((await json('dinosaur')).hits, []);
+    assert.deepEqual(await json('dinosaur'), {
+      query: 'dinosaur',
+      scoreWeight: 0.3,
+      bestBm25: null,
+      hits: [],
+    });
   });
 
   it('says that no crawl indexed text when none did', async () => {
@@ -344,6 +393,48 @@ describe('plainSnippet', () => {
   }
 });
 
+describe('readableHits', () => {
+  const hit = (bm25: number, relevance: number, score: number | null) => ({
+    url: 'http://a.test/',
+    title: null,
+    relevance,
+    pageRank: null,
+    score,
+    bm25,
+    rank: 0,
+    snippet: '',
+  });
+  const cases: [string, number, ReturnType<typeof hit>, { textMatch: number; p: number }][] = [
+    ['the best match', 2, hit(2, 0.4, null), { textMatch: 1, p: 0.4 }],
+    ['half the best', 2, hit(1, 0.4, 0.7), { textMatch: 0.5, p: 0.7 }],
+    ['P is the score once ranked, even 0', 2, hit(1, 0.4, 0), { textMatch: 0.5, p: 0 }],
+    ['no best BM25: every match alike', 0, hit(0, 0.4, null), { textMatch: 1, p: 0.4 }],
+  ];
+  for (const [what, best, h, want] of cases) {
+    it(what, () => {
+      const [r] = readableHits([h], best);
+      assert.deepEqual(
+        { textMatch: r?.textMatch, p: r?.p, position: r?.position },
+        {
+          ...want,
+          position: 1,
+        },
+      );
+    });
+  }
+});
+
+describe('scoreLine', () => {
+  const cases: [number, number, RegExp][] = [
+    [1, 0.3, /^1 page shown, best first; score = 0\.7·text match \+ 0\.3·P \(/],
+    [10, 0, /^10 pages shown, best first; score = text match \(/],
+    [2, 1, /^2 pages shown, best first; score = P \(/],
+    [2, 1 / 3, /score = 0\.67·text match \+ 0\.33·P/],
+  ];
+  for (const [count, w, re] of cases)
+    it(`${count} hits, w = ${w}`, () => assert.match(scoreLine(count, w), re));
+});
+
 describe('formatHits', () => {
   const hit = {
     url: 'http://a.test/x',
@@ -354,25 +445,33 @@ describe('formatHits', () => {
     bm25: 1.5e-6,
     rank: 0.9,
     snippet: 'the \uE000word\uE001 here',
+    position: 1,
+    textMatch: 0.987,
+    p: 0.75,
   };
 
-  it('lays out one block per hit, numbers aligned, tiny BM25 in exponent form', () => {
-    const many = Array.from({ length: 10 }, (_, i) => ({ ...hit, url: `http://a.test/${i}` }));
-    const out = formatHits('word', many, false).split('\n\n');
+  it('a header, then one block per hit, numbers aligned, two decimals', () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({
+      ...hit,
+      url: `http://a.test/${i}`,
+      position: i + 1,
+    }));
+    const [header, ...out] = formatHits('word', many, false).split('\n\n');
+    assert.equal(header, scoreLine(10, 0.3));
     assert.equal(out.length, 10);
     assert.deepEqual(out[0]?.split('\n'), [
       ' 1. A title',
       '    http://a.test/0',
-      '    P 0.7500  relevance 0.2500  PageRank 0.5000  BM25 1.50e-6',
+      '    score 0.90  text match 0.99  P 0.75  relevance 0.25  PageRank 0.50',
       '    the [word] here',
     ]);
     assert.match(out[9] ?? '', /^10\. A title\n {4}http:\/\/a\.test\/9\n/);
   });
 
-  it('leaves out an empty snippet', () => {
+  it('leaves out an empty snippet, shows PageRank - when not ranked', () => {
     assert.equal(
-      formatHits('x', [{ ...hit, bm25: 2, snippet: '' }], false),
-      '1. A title\n   http://a.test/x\n   P 0.7500  relevance 0.2500  PageRank 0.5000  BM25 2.0000',
+      formatHits('x', [{ ...hit, pageRank: null, snippet: '' }], false, 0),
+      `${scoreLine(1, 0)}\n\n1. A title\n   http://a.test/x\n   score 0.90  text match 0.99  P 0.75  relevance 0.25  PageRank -`,
     );
   });
 });

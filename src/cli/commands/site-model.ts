@@ -14,6 +14,8 @@ import { canonicalizeUrlOrThrow, createScopeFilter } from '../../url/index.js';
 import { bool, type FlagSpec, int, parseFlags, str, strs } from '../args.js';
 import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
+import { checkOutFile } from '../out-file.js';
+import { withFlag } from '../system-errors.js';
 
 const HELP = `Usage: focuscrawl site-model learn --seeds URL... --out FILE [--sample N] [--per-pattern N] [fetcher options]
        focuscrawl site-model show FILE
@@ -28,9 +30,9 @@ learn   fetches a sample of the seeds' site (breadth-first and depth-first in tu
         each cluster by content and URL pattern, and writes the model (JSON a person
         can read and edit), then shows it
           --seeds URL...   where the sample starts (the site: the seeds' hosts)
-          --sample N       pages to fetch for the sample at most (default \${SAMPLE_PAGES})
+          --sample N       pages to fetch for the sample at most (default ${SAMPLE_PAGES})
           --per-pattern N  stop once every URL pattern found has N pages sampled
-                           (default \${SAMPLE_PER_PATTERN}; 0: fetch all --sample pages)
+                           (default ${SAMPLE_PER_PATTERN}; 0: fetch all --sample pages)
           --out FILE       where to write the model (required)
 show    prints a model as a table: clusters, kinds, decisions, patterns
 test    says which pattern of a model takes each URL, and why
@@ -95,6 +97,7 @@ async function learn(p: ReturnType<typeof parseFlags>, io: Io): Promise<number> 
   if (seeds.length === 0) throw usage('learn needs --seeds URL...');
   const out = str(p, 'out');
   if (out === undefined) throw usage('learn needs --out FILE');
+  checkOutFile(out, 'site-model learn');
   const pages = int(p, 'sample', 'site-model') ?? SAMPLE_PAGES;
   if (!(pages >= 1)) throw usage(`--sample must be a whole number ≥ 1, got ${str(p, 'sample')}`);
   const per = int(p, 'per-pattern', 'site-model') ?? SAMPLE_PER_PATTERN;
@@ -119,7 +122,7 @@ async function learn(p: ReturnType<typeof parseFlags>, io: Io): Promise<number> 
     });
     io.err(`sample: ${sample.requests} requests, ${sample.failed} failed`);
     const model = learnSiteModel(sample.pages);
-    await writeSiteModel(out, model);
+    await withFlag('--out', out, () => writeSiteModel(out, model));
     io.out(formatModel(model));
     io.out(`written to ${out}`);
     return 0;

@@ -22,6 +22,7 @@ import {
 import { META_THRESHOLD, META_TOPIC } from '../../relevance/history.js';
 import { openStore } from '../../store/index.js';
 import { META_PLAN, META_WATCH, type PlanSummary, type WatchRecord } from '../../watch/index.js';
+import type { FetchStats } from '../run-stats.js';
 import { statusCommand } from './status.js';
 
 let dir: string;
@@ -387,4 +388,36 @@ describe('status of a watched store: the revisits section', () => {
     assert.doesNotMatch(json, /revisit/i);
     assert.doesNotMatch((await status('--store', dir)).out, /Revisits|budget/);
   });
+});
+
+test('status shows the fetch statistics: by status, by error, the failing hosts', async () => {
+  const j = await status('--store', dir, '--json');
+  const d = JSON.parse(j.out) as { fetchStats: FetchStats };
+  assert.equal(d.fetchStats.fetches, 4);
+  assert.deepEqual(d.fetchStats.byStatus, [
+    { status: '200', count: 3 },
+    { status: '503', count: 1 },
+  ]);
+  assert.deepEqual(d.fetchStats.byError, [{ code: 'HTTP 503', count: 1 }]);
+  assert.deepEqual(d.fetchStats.failingHosts, [
+    { host: 'b.test', fetches: 1, failures: 1, share: 1 },
+  ]);
+  const r = await status('--store', dir);
+  const section = r.out.slice(r.out.indexOf('\nFetch stats\n'));
+  assert.match(section, /^ {2}by status {6}200 3, 503 1$/m);
+  assert.match(section, /^ {2}by error {7}HTTP 503 1$/m);
+  assert.match(section, /^ {2}failing hosts {2}b\.test 1 of 1 \(100\.0%\)$/m);
+});
+
+test('status of a store that fetched nothing has no fetch statistics section', async () => {
+  const empty = join(mkdtempSync(join(tmpdir(), 'focuscrawl-status-empty-')), 'store');
+  const store = await openStore(empty, { create: true });
+  await store.close();
+  const r = await status('--store', empty);
+  assert.equal(r.code, 0);
+  assert.doesNotMatch(r.out, /Fetch stats/);
+  const j = JSON.parse((await status('--store', empty, '--json')).out) as {
+    fetchStats: FetchStats;
+  };
+  assert.equal(j.fetchStats.fetches, 0);
 });

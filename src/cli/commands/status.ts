@@ -7,11 +7,12 @@ import {
 import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
 import type { RequestsByPattern } from '../../sitemodel/index.js';
-import { openStore } from '../../store/index.js';
+import { openStore, type Store } from '../../store/index.js';
 import { formatPercent } from '../../util/index.js';
 import { META_PLAN, META_WATCH } from '../../watch/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
+import { type FetchStats, FetchTally, fetchStatsRows } from '../run-stats.js';
 import { formatFieldStats } from './fields-text.js';
 
 const HELP = `Usage: focuscrawl status --store DIR [--json] [--top-hosts N] [--top-pages N]
@@ -29,7 +30,9 @@ rates λ̂, and what is due next;
 and, when the crawl ran with a site model (--site-model), the links it followed and
 refused, and the requests per URL pattern with the share on valid patterns;
 and, when fields were extracted (crawl --extract, focuscrawl extract), the pages
-each rule set matched and each field's fill rate.
+each rule set matched and each field's fill rate;
+and the fetch statistics over every run: outcomes by HTTP status, failures by error
+code, retries (where attempts are recorded) and the hosts failing most.
 Reads the store only, so it can run while a crawl works on it.
 
   --store DIR        the crawl store
@@ -75,6 +78,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
     const model = await readStoreSiteModel(store, dir);
     const requests = model === null ? undefined : await storeRequestsByPattern(store, model);
     const fields = await store.fieldStats();
+    const fetchStats = await gatherFetchStats(store);
     if (bool(p, 'json'))
       io.out(
         JSON.stringify(
@@ -84,6 +88,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
             ...(siteModel ? { siteModel } : {}),
             ...(requests ? { siteModelRequests: requests } : {}),
             ...(fields.length > 0 ? { fields } : {}),
+            fetchStats,
           },
           null,
           2,
@@ -91,6 +96,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
       );
     else {
       const section = [
+        ...(fetchStats.fetches + fetchStats.redirects > 0 ? [formatFetchStats(fetchStats)] : []),
         ...(siteModel ? [formatSiteFilter(siteModel)] : []),
         ...(requests ? [formatRequests(requests, siteModel === undefined)] : []),
         ...(fields.length > 0 ? [formatFieldStats(fields)] : []),
@@ -103,6 +109,28 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+/** The fetch statistics of the store's history (every run). */
+export async function gatherFetchStats(store: Store): Promise<FetchStats> {
+  const tally = new FetchTally();
+  for await (const r of store.history()) {
+    // Attempts are recorded by stores of this version (absent in older rows).
+    const { attempt, retryAt } = r as { attempt?: unknown; retryAt?: unknown };
+    tally.add({
+      ...r,
+      attempt: typeof attempt === 'number' ? attempt : undefined,
+      retryAt: typeof retryAt === 'number' ? retryAt : null,
+    });
+  }
+  return tally.result();
+}
+
+/** The `Fetch stats` section: by status, by error, retries, failing hosts. */
+export function formatFetchStats(s: FetchStats): string {
+  const rows = fetchStatsRows(s, { top: 8 });
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return ['', 'Fetch stats', ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`)].join('\n');
 }
 
 /** The site model's link filter of the last run (`sitemodel.filter`). */

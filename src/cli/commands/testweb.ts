@@ -1,8 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { CliUsageError } from '../../errors/index.js';
 import { describeTestWeb, labels, startTestWeb, type WebSize } from '../../testweb/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
+import { checkOutFile } from '../out-file.js';
+import { withFlag, withFlagSync } from '../system-errors.js';
 
 const HELP = `Usage:
   focuscrawl testweb [--port N] [--seed S] [--size small|medium|large] [--log FILE]
@@ -43,12 +45,19 @@ export async function testwebCommand(argv: string[], io: Io): Promise<number> {
     return labelsCommand(io, seed, size, str(p, 'topic'), str(p, 'format'), str(p, 'out'));
   if (sub !== undefined) throw new CliUsageError(`focuscrawl testweb: unknown subcommand "${sub}"`);
   const logFile = str(p, 'log');
-  const web = await startTestWeb({
-    port: int(p, 'port', 'testweb') ?? 0,
-    seed,
-    size,
-    ...(logFile ? { logFile } : {}),
-  });
+  const port = int(p, 'port', 'testweb') ?? 0;
+  if (port > 65535) {
+    throw new CliUsageError(`focuscrawl testweb: --port must be 0 … 65535, got ${port}`);
+  }
+  if (logFile !== undefined) {
+    // The web takes a failing log file in its stride; a log file that cannot be opened
+    // at all is said now, not found out later.
+    checkOutFile(logFile, 'testweb', '--log');
+    withFlagSync('--log', logFile, () => closeSync(openSync(logFile, 'a')));
+  }
+  const web = await withFlag('--port', String(port), () =>
+    startTestWeb({ port, seed, size, ...(logFile ? { logFile } : {}) }),
+  );
   io.out(describeTestWeb(web));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -82,8 +91,10 @@ function labelsCommand(
       `focuscrawl testweb labels: --format must be json, urls or topic, got "${fmt}"`,
     );
   }
-  if (out) writeFileSync(out, `${text}\n`);
-  else io.out(text);
+  if (out) {
+    checkOutFile(out, 'testweb labels');
+    withFlagSync('--out', out, () => writeFileSync(out, `${text}\n`));
+  } else io.out(text);
   return 0;
 }
 

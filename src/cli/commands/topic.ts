@@ -5,6 +5,8 @@ import { loadTopicFile } from '../../relevance/index.js';
 import { bool, type FlagSpec, int, parseFlags, str, strs } from '../args.js';
 import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
+import { checkOutFile } from '../out-file.js';
+import { systemErrorOf, systemErrorText } from '../system-errors.js';
 
 const HELP = `Usage: focuscrawl topic learn --positive SRC... [--negative SRC...] [options]
 
@@ -168,6 +170,7 @@ export async function topicCommand(argv: string[], io: Io): Promise<number> {
   const name = str(p, 'name');
   const language = str(p, 'language');
   const out = str(p, 'out');
+  if (out !== undefined) checkOutFile(out, 'topic learn');
   const result = await learnTopic({
     positive,
     negative: strs(p, 'negative'),
@@ -188,9 +191,11 @@ export async function topicCommand(argv: string[], io: Io): Promise<number> {
   try {
     writeFileSync(out, `${json}\n`);
   } catch (cause) {
-    throw new LearnError(`${out}: cannot write the topic file (${(cause as Error).message})`, {
-      cause,
-    });
+    const sys = systemErrorOf(cause);
+    const why = sys
+      ? systemErrorText(sys, { flag: '--out', value: out })
+      : `--out ${out}: ${(cause as Error).message}`;
+    throw new LearnError(`cannot write the topic file: ${why}`, { cause });
   }
   io.out(formatLearned(result, out));
   return 0;

@@ -10,6 +10,8 @@ import {
 import { bool, type FlagSpec, int, parseFlags, str, strs } from '../args.js';
 import { fetcherOptionsFromFlags, fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
+import { checkOutFile } from '../out-file.js';
+import { withFlag } from '../system-errors.js';
 import { expandListFlags } from './topic.js';
 
 const HELP = `Usage: focuscrawl train --positive SRC... --negative SRC... --out MODEL.json [options]
@@ -103,6 +105,7 @@ export async function trainCommand(argv: string[], io: Io): Promise<number> {
     if (!given)
       throw new CliUsageError(`focuscrawl train: give ${flag} (see focuscrawl train --help)`);
   }
+  checkOutFile(out as string, 'train');
   const density = str(p, 'density');
   if (density !== undefined && density !== 'normal' && density !== 'kernel') {
     throw new CliUsageError(
@@ -136,7 +139,7 @@ export async function trainCommand(argv: string[], io: Io): Promise<number> {
     fetcher: fetcherOptionsFromFlags(p, 'train'),
     onSkip: (s) => io.err(`skipped ${s.source}: ${s.reason}`),
   });
-  await writeLinkModelFile(out as string, r.model);
+  await withFlag('--out', out as string, () => writeLinkModelFile(out as string, r.model));
   const c = r.model.json.classifier;
   const sigma =
     c.density === 'kernel'

@@ -13,7 +13,8 @@ import { bool, duration, type FlagSpec, parseFlags, str } from '../args.js';
 import { crawlFlagsHelp, crawlRunOptionsFromFlags } from '../crawl-flags.js';
 import { fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
-import { runOutput, stopOnSignals } from '../run-output.js';
+import { EXIT_INTERRUPTED, runOutput, runOutputFlagsHelp, stopOnSignals } from '../run-output.js';
+import type { FetchStats } from '../run-stats.js';
 import { crawlCommandFlags, formatSummary } from './crawl.js';
 
 const HELP = `Usage: focuscrawl watch --store DIR --topic FILE --budget N/UNIT [--duration 12h] [options]
@@ -41,8 +42,8 @@ or kill, then the same command again.
   --keep-versions              keep the body of every version found (default: the newest only;
                                needs stored bodies, --store-bodies kept or all)
 ${crawlFlagsHelp}
-  --quiet                      no progress display, only warnings and the summary
-  --json-log                   one JSON object per line per event
+${runOutputFlagsHelp}
+                               (with --json-log, revisit, plan and watchEnd events too)
 
 ${fetchFlagsHelp}`;
 
@@ -126,7 +127,7 @@ export function watchOptionsFromFlags(
   return o;
 }
 
-export function formatWatchSummary(s: WatchSummary, store: string): string {
+export function formatWatchSummary(s: WatchSummary, store: string, stats?: FetchStats): string {
   const r = s.revisits;
   const perSec = (n: number) => ((n * 1000) / Math.max(1, s.elapsedMs)).toFixed(2);
   const req = s.requests;
@@ -140,7 +141,7 @@ export function formatWatchSummary(s: WatchSummary, store: string): string {
           `plan: ${s.plan.scheduled} of ${s.plan.pages} kept pages scheduled, ${s.plan.givenUp} given up on; expected freshness ${(s.plan.expectedFreshness * 100).toFixed(1)}%`,
         ]
       : []),
-    formatSummary(s.crawl, store),
+    formatSummary(s.crawl, store, undefined, stats),
   ].join('\n');
 }
 
@@ -159,7 +160,13 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     unknown
   >;
   const controller = new AbortController();
-  const { json, reporter } = runOutput(p, io);
+  const output = runOutput(
+    p,
+    io,
+    { maxPages: crawlOptions['maxPages'], durationMs: w.durationMs },
+    'watch',
+  );
+  const { json, reporter } = output;
   const run = watch(
     { ...crawlOptions, store, signal: controller.signal } as Parameters<typeof watch>[0],
     w,
@@ -167,21 +174,25 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   run.on('progress', (x) => reporter.progress(x));
   run.on('page', (x) => reporter.page(x));
   run.on('warning', (x) => reporter.warning(x));
+  run.on('end', (x) => reporter.end(x));
   if (json) {
     run.on('revisit', (e) => io.out(JSON.stringify({ event: 'revisit', ...e })));
     run.on('plan', (e) => io.out(JSON.stringify({ event: 'plan', ...e })));
   }
-  const unlisten = stopOnSignals(
+  const signals = stopOnSignals(
     controller,
     io,
     json ? null : 'stopping: recording what was fetched (Ctrl-C again to quit at once)',
   );
   try {
     const summary = await run;
+    const text = formatWatchSummary(summary, store, output.stats());
     if (json) io.out(JSON.stringify({ event: 'watchEnd', ...summary }));
-    else io.out(formatWatchSummary(summary, store));
-    return 0;
+    else io.out(text);
+    output.close(text);
+    return signals.interrupted() ? EXIT_INTERRUPTED : 0;
   } finally {
-    unlisten();
+    signals.unlisten();
+    output.close();
   }
 }
