@@ -55,11 +55,11 @@ test('stop messages: failing, and URLs left to be tried again', () => {
   const cases: [Parameters<typeof stopMessage>, string][] = [
     [
       ['failing', counts(0, 0, 7), {}, none, { failing, retryAt: at }, now],
-      `${failing}. 7 URLs wait to be tried again (from 14:05:10): run the same command again once the cause is fixed`,
+      `${failing} 7 URLs wait to be tried again (from 14:05:10): run the same command again once the cause is fixed`,
     ],
     [
       ['failing', counts(0, 0, 1), {}, none, { failing, retryAt: now }, now],
-      `${failing}. 1 URL waits to be tried again (now): run the same command again once the cause is fixed`,
+      `${failing} 1 URL waits to be tried again (now): run the same command again once the cause is fixed`,
     ],
     [
       ['exhausted', counts(5, 0, 2), {}, none, { retryAt: at }, now],

@@ -77,8 +77,11 @@ export function stopMessage(
       ? ''
       : `${c.waiting} URL${c.waiting === 1 ? '' : 's'} wait${c.waiting === 1 ? 's' : ''} to be tried again (${clock(note.retryAt, now)})`;
   switch (reason) {
-    case 'failing':
-      return `${note.failing ?? 'every fetch failed'}. ${retry || `${c.waiting} URLs are waiting`}: run the same command again once the cause is fixed`;
+    case 'failing': {
+      const why = note.failing ?? 'every fetch failed';
+      // A cause that ends in a question (`is a --resolve missing?`) takes no full stop.
+      return `${why}${why.endsWith('?') ? '' : '.'} ${retry || `${c.waiting} URLs are waiting`}: run the same command again once the cause is fixed`;
+    }
     case 'exhausted':
       if (c.complete + c.discard === 0 && seedErrors.length > 0) {
         const why = `no seed could be fetched: ${seedErrors.map((e) => `${e.url} (${e.error})`).join('; ')}`;
