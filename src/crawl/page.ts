@@ -91,6 +91,7 @@ export function failure(
 ): { outcome: Outcome; event: PageEvent } {
   const result: FetchFailure =
     status === null ? { fetchedAt, error } : { fetchedAt, error, status };
+  if (res !== undefined) result.fetchMs = Math.round(res.timings.totalMs);
   const redirected = res !== undefined && res.finalUrl !== claimed.url;
   if (redirected) result.redirects = redirectSteps(res);
   else if (retryAt !== null) result.retryAt = retryAt;
@@ -108,7 +109,7 @@ export function failure(
       error,
       attempt: claimed.attempts + 1,
       ...(result.retryAt != null ? { retryAt: result.retryAt } : {}),
-      ...(res === undefined ? {} : { fetchMs: res.timings.totalMs }),
+      ...(result.fetchMs === undefined ? {} : { fetchMs: result.fetchMs }),
     },
   };
 }
@@ -166,6 +167,7 @@ export function pageOutcome(
   const v = validatorsOf(res.headers, fetchedAt);
   const base = {
     fetchedAt,
+    fetchMs: Math.round(res.timings.totalMs),
     status: res.status,
     contentType: res.contentType ?? null,
     bytes: res.bytes,
@@ -181,7 +183,7 @@ export function pageOutcome(
   const dedup = kept && rules.dedup !== null ? rules.dedup.check(pageUrl, text) : null;
   if (dedup?.duplicate) {
     // Recorded as a discard naming the original: no body, no links followed.
-    return pageResult(claimed, 'discard', res.timings.totalMs, {
+    return pageResult(claimed, 'discard', {
       ...base,
       ...(redirects ? { redirects } : {}),
       contentHash: md5Hex(res.body),
@@ -285,7 +287,7 @@ export function pageOutcome(
     ...(links ? { links } : {}),
     ...(newUrls ? { newUrls } : {}),
   };
-  return pageResult(claimed, kept ? 'complete' : 'discard', res.timings.totalMs, result);
+  return pageResult(claimed, kept ? 'complete' : 'discard', result);
 }
 
 /**
@@ -317,7 +319,6 @@ function refreshTarget(
 function pageResult(
   claimed: ClaimedUrl,
   state: 'complete' | 'discard',
-  fetchMs: number,
   result: FetchedPage,
 ): PageResult {
   return {
@@ -332,7 +333,7 @@ function pageResult(
       title: result.title ?? null,
       newUrls: result.newUrls?.length ?? 0,
       error: null,
-      fetchMs,
+      ...(result.fetchMs === undefined ? {} : { fetchMs: result.fetchMs }),
     },
     relevance: result.relevance,
   };

@@ -135,6 +135,7 @@ export function claimBasicsConformance(factory: StoreFactory): void {
         location: null,
         attempt: 1,
         retryAt: null,
+        fetchMs: null,
       },
     ]);
   });

@@ -57,6 +57,7 @@ export function redirectStatsConformance(factory: StoreFactory): void {
         location: F,
         attempt: 1,
         retryAt: null,
+        fetchMs: null,
       },
       {
         url: F,
@@ -69,6 +70,7 @@ export function redirectStatsConformance(factory: StoreFactory): void {
         location: null,
         attempt: 1,
         retryAt: null,
+        fetchMs: null,
       },
     ]);
     const s = await store.stats();

@@ -79,6 +79,7 @@ export function redirectConformance(factory: StoreFactory): void {
       location: F,
       attempt: 1,
       retryAt: null,
+      fetchMs: null,
     });
     assert.deepEqual(await collect(store.pages()).then((p) => p.map((x) => x.url)), [S]);
     // Never claimed again, and adding it again is ignored.

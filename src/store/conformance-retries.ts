@@ -310,4 +310,27 @@ export function retryConformance(factory: StoreFactory): void {
       isInvalid(/unknown field "nope"/),
     );
   });
+
+  test('history rows keep how long each fetch took, null where it was not given and for hops', async ({
+    store,
+  }) => {
+    const [a, b, c, d, f] = [url('a'), url('b'), url('c'), url('d'), url('f')];
+    await addAndClaim(store, [a, b, c, d]);
+    await store.complete(a, page({ fetchMs: 120 }));
+    await store.fail(b, { fetchedAt: 1_000, ...HTTP503, retryAt: 5_000, fetchMs: 40 });
+    await store.fail(c, { fetchedAt: 1_000, error: 'FC_ERR_DNS: x' });
+    await store.discard(d, page({ redirects: [{ url: d, status: 301, location: f }], fetchMs: 7 }));
+    const ms = new Map((await collect(store.history())).map((h) => [h.url, h.fetchMs]));
+    assert.deepEqual(Object.fromEntries(ms), { [a]: 120, [b]: 40, [c]: null, [d]: null, [f]: 7 });
+    for (const bad of [-1, Number.NaN, '5']) {
+      await store.addUrls([{ url: url(`bad${String(bad)}`), depth: 1, priority: 0.5 }]);
+      const [claimed] = await store.claim(1);
+      await assert.rejects(
+        store.complete(claimed?.url as string, page({ fetchMs: bad as number })),
+        isInvalid(/fetchMs: expected a number of ms ≥ 0/),
+      );
+      await store.reclaim([claimed?.url as string]);
+      await store.claim(1).then((x) => store.reclaim(x.map((y) => y.url)));
+    }
+  });
 }

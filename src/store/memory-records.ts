@@ -57,6 +57,7 @@ export class MemoryRecords {
       location: step.location,
       attempt: rec.attempts + 1,
       retryAt: null,
+      fetchMs: null,
     });
   }
 
@@ -73,6 +74,7 @@ export class MemoryRecords {
       location: null,
       attempt: rec.attempts,
       retryAt: f.retryAt ?? null,
+      fetchMs: f.fetchMs ?? null,
     });
     this.#lastFailure.set(rec.url, { error: f.error, status: f.status ?? null });
     const code = errorCode(f.error);
@@ -134,6 +136,7 @@ export class MemoryRecords {
       location: null,
       attempt: rec.attempts + 1,
       retryAt: null,
+      fetchMs: p.fetchMs ?? null,
     });
   }
 

@@ -364,7 +364,8 @@ CREATE TABLE fields (
  *   out, so that a claim never walks past them: `urls_retry` finds those due, which a
  *   claim puts back in reach (clearing `retry_at`) before it looks.
  * - `history.attempt` (1 for every row before the upgrade), `history.retry_at` (the
- *   retry time of a failed attempt's row).
+ *   retry time of a failed attempt's row), `history.fetch_ms` (how long the fetch
+ *   took, when the crawler said; null for rows before the upgrade and redirect hops).
  * - the counter `retries` (error rows of failed attempts put back).
  * - the views `waiting` and `error` show the attempts (and the retry time).
  */
@@ -374,6 +375,7 @@ ALTER TABLE urls ADD COLUMN retry_at INTEGER;
 UPDATE urls SET attempts = 1 WHERE state = 4;
 ALTER TABLE history ADD COLUMN attempt INTEGER NOT NULL DEFAULT 1;
 ALTER TABLE history ADD COLUMN retry_at INTEGER;
+ALTER TABLE history ADD COLUMN fetch_ms INTEGER;
 DROP INDEX urls_waiting;
 CREATE INDEX urls_waiting ON urls (priority DESC) WHERE state = 0 AND retry_at IS NULL;
 CREATE INDEX urls_retry ON urls (retry_at) WHERE state = 0 AND retry_at IS NOT NULL;

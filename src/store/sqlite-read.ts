@@ -39,6 +39,7 @@ interface HistoryRow {
   location: string | null;
   attempt: number;
   retry_at: number | null;
+  fetch_ms: number | null;
 }
 
 interface PageRow {
@@ -101,7 +102,7 @@ const URL_COLUMNS = `u.id, u.url, u.state, u.depth, u.priority, u.value, p.url A
 function prepareReads(db: Database) {
   const historySql = (where: string) =>
     `SELECT h.id, u.url, h.fetched_at, h.status, h.state, h.relevance, h.depth, h.error, h.location,
-       h.attempt, h.retry_at
+       h.attempt, h.retry_at, h.fetch_ms
      FROM history h JOIN urls u ON u.id = h.url_id ${where} ORDER BY h.fetched_at, h.id LIMIT ${PAGE_ROWS}`;
   const pagesSql = `SELECT p.url_id, u.url, u.state, u.depth, p.fetched_at, p.status, p.content_type, p.bytes,
      p.title, p.relevance, p.content_hash, p.body_file, p.page_rank, p.score, p.simhash, p.text_hash,
@@ -248,6 +249,7 @@ export class SqliteReader {
           location: r.location,
           attempt: r.attempt,
           retryAt: r.retry_at,
+          fetchMs: r.fetch_ms,
         };
       }
       if (rows.length < PAGE_ROWS) return;

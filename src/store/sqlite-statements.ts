@@ -54,7 +54,7 @@ export interface Writes {
   clearFields: S;
   /** An extracted field value: (url id, rule set, field, position, value). */
   field: S;
-  /** (url id, fetched at, status, state, relevance, depth, error, location, attempt, retry at) */
+  /** (url id, fetched at, status, state, relevance, depth, error, location, attempt, retry at, fetch ms) */
   history: S;
   seed: S;
   clearKeywords: S;
@@ -160,7 +160,7 @@ export function prepareWrites(db: Database): Writes {
       'INSERT INTO fields (url_id, rule_set, field, position, value) VALUES (?, ?, ?, ?, ?)',
     ),
     history: db.prepare(
-      'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error, location, attempt, retry_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO history (url_id, fetched_at, status, state, relevance, depth, error, location, attempt, retry_at, fetch_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     seed: db.prepare(
       'INSERT INTO seeds (url, added_at) VALUES (?, ?) ON CONFLICT (url) DO NOTHING',

@@ -259,6 +259,7 @@ function recordHops(
       step.location,
       attempt,
       null,
+      null,
     );
     const from = hop === undefined ? null : (STATE_NAME[hop.state] as UrlState);
     t.fetchedOne(step.url, 'redirect', 0, false, from);
@@ -302,6 +303,7 @@ export function applyOutcomes(
         null,
         attempt,
         f.retryAt,
+        f.fetchMs ?? null,
       );
       t.retried(o.url);
       continue;
@@ -340,7 +342,8 @@ export function applyOutcomes(
     if (o.state === 'error') {
       const f = o.result;
       const attempt = w.addAttempt.get(id) as number;
-      w.history.run(id, at, f.status ?? null, code, null, depth, f.error, null, attempt, null);
+      const ms = f.fetchMs ?? null;
+      w.history.run(id, at, f.status ?? null, code, null, depth, f.error, null, attempt, null, ms);
       t.fetchedOne(url, 'error', 0, f.status != null, from);
       continue;
     }
@@ -382,7 +385,20 @@ export function applyOutcomes(
     if (p.linksJson !== undefined) w.links.run(id, p.linksJson);
     if (p.newUrls !== undefined) insertUrls(ix, t, `commit ${o.url} newUrls`, p.newUrls, id);
     const attempt = attempts + 1;
-    w.history.run(id, p.fetchedAt, p.status, code, p.relevance, depth, null, null, attempt, null);
+    const ms = p.fetchMs ?? null;
+    w.history.run(
+      id,
+      p.fetchedAt,
+      p.status,
+      code,
+      p.relevance,
+      depth,
+      null,
+      null,
+      attempt,
+      null,
+      ms,
+    );
     t.fetchedOne(url, o.state, p.bytes, true, from);
   }
 }

@@ -212,6 +212,8 @@ export interface RedirectStep {
 /** What `complete` and `discard` record about a fetched page. */
 export interface FetchedPage {
   fetchedAt: number;
+  /** How long the fetch took, ms (request to end of body), for its history row. @default unknown */
+  fetchMs?: number;
   /**
    * The redirect hops from the claimed URL to the page, in order: `redirects[0].url`
    * is the outcome's URL, each next step's `url` is the previous `location`, and
@@ -301,6 +303,8 @@ export interface FetchFailure {
    * with `redirects` (`InvalidOptionError`).
    */
   retryAt?: number | null;
+  /** How long the fetch took, ms (request to end of body), for its history row. @default unknown */
+  fetchMs?: number;
 }
 
 /**
@@ -419,6 +423,12 @@ export interface HistoryRecord {
    * claimed again. Null for a row that ended the URL (or a redirect row).
    */
   retryAt: number | null;
+  /**
+   * How long the fetch took, ms (request to end of body), as the crawler gave it
+   * (`FetchedPage.fetchMs`, `FetchFailure.fetchMs`); null when not given, and for
+   * redirect hops.
+   */
+  fetchMs: number | null;
 }
 
 /** A fetched page (complete or discard). */

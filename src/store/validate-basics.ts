@@ -28,6 +28,13 @@ export function checkInt(where: string, v: unknown, min: number): asserts v is n
   }
 }
 
+/** An optional duration in ms: absent, or a finite number ≥ 0. */
+export function checkOptMs(where: string, v: unknown): void {
+  if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) {
+    fail(where, `expected a number of ms ≥ 0, got ${show(v)}`);
+  }
+}
+
 export function checkOptString(where: string, v: unknown): void {
   if (v !== undefined && v !== null && typeof v !== 'string') {
     fail(where, `expected a string, got ${show(v)}`);

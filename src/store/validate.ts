@@ -23,6 +23,7 @@ import {
   checkArray,
   checkFinite,
   checkInt,
+  checkOptMs,
   checkOptString,
   checkUrl,
   fail,
@@ -88,6 +89,7 @@ export function checkPage(where: string, p: FetchedPage, url: string): void {
   checkInt(`${where}.status`, p.status, 0);
   checkInt(`${where}.bytes`, p.bytes, 0);
   checkFinite(`${where}.relevance`, p.relevance);
+  checkOptMs(`${where}.fetchMs`, p.fetchMs);
   checkOptString(`${where}.contentType`, p.contentType);
   checkOptString(`${where}.title`, p.title);
   checkOptString(`${where}.contentHash`, p.contentHash);
@@ -140,6 +142,7 @@ export function checkFailure(where: string, f: FetchFailure): void {
   if (typeof f.error !== 'string')
     fail(`${where}.error`, `expected a string, got ${show(f.error)}`);
   if (f.status !== undefined && f.status !== null) checkInt(`${where}.status`, f.status, 0);
+  checkOptMs(`${where}.fetchMs`, f.fetchMs);
   if (f.retryAt === undefined || f.retryAt === null) return;
   checkFinite(`${where}.retryAt`, f.retryAt);
   if (f.redirects !== undefined && f.redirects.length > 0)
@@ -156,6 +159,7 @@ function pageFieldsOk(p: FetchedPage): boolean {
     Number.isInteger(p.bytes) &&
     p.bytes >= 0 &&
     isFiniteNumber(p.relevance) &&
+    (p.fetchMs === undefined || (isFiniteNumber(p.fetchMs) && p.fetchMs >= 0)) &&
     isOptString(p.contentType) &&
     isOptString(p.title) &&
     isOptString(p.contentHash) &&

@@ -49,6 +49,10 @@ describe('crawl output', () => {
     assert.match(r.out, /^ {2}by error +HTTP 404 1$/m);
     assert.match(r.out, /^ {2}failing hosts +status\.test 1 of 1 \(100\.0%\)$/m);
     assert.match(r.out, /^ {2}bytes +[\d.]+ (KiB|MiB) received/m);
+    // Two hosts answered: they are ranked by their median time per fetch, here and in status.
+    assert.match(r.out, /^ {2}slowest hosts +\S+ \d+ ms, \S+ \d+ ms.*\(median per fetch\)$/m);
+    const st = await runCli('status', '--store', store);
+    assert.match(st.out, /^ {2}slowest hosts +\S+ \d+ ms, \S+ \d+ ms.*\(median per fetch\)$/m);
     assert.ok(
       r.out.endsWith(
         `next:\n  focuscrawl status --store ${store}\n  focuscrawl search --store ${store} "words"\n  focuscrawl report --store ${store} --out report.html\n`,

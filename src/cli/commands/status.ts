@@ -121,6 +121,7 @@ export async function gatherFetchStats(store: Store): Promise<FetchStats> {
       ...r,
       attempt: typeof attempt === 'number' ? attempt : undefined,
       retryAt: typeof retryAt === 'number' ? retryAt : null,
+      fetchMs: r.fetchMs ?? undefined,
     });
   }
   return tally.result();
