@@ -340,6 +340,13 @@ export class Engine {
           }
           if (!this.#sitemaps?.busy && this.#settle.held === 0) {
             if (!this.#hooks.keepAlive?.()) {
+              // Another run on the store still fetches: its pages' links may come.
+              if (await this.#s.lease.othersAtWork(this.#settle.deadHeld)) {
+                this.#ready.wakeAt(Date.now() + KEEP_ALIVE_POLL_MS);
+                await this.#wake.wait();
+                this.#claimer.dry = false;
+                continue;
+              }
               // No fetch of this run was answered, and URLs are left to be tried again.
               const failed = await this.#heal.failedThrough(this.#settle.deadHeld);
               return failed ? 'failing' : 'exhausted';

@@ -55,6 +55,17 @@ export class CrawlLease {
     return n;
   }
 
+  /**
+   * Whether another run on the store (another open lease) holds claims beyond the
+   * `mine` this run still holds: a run that joined it waits for its links rather than
+   * end. The claims of runs that are gone are taken back first.
+   */
+  async othersAtWork(mine: number): Promise<boolean> {
+    await this.#store.recover();
+    if (!(await this.#store.leases()).some((l) => l.id !== this.#id)) return false;
+    return (await this.#store.counts()).processing > mine;
+  }
+
   /** Opens the run's lease and starts renewing it. */
   static async open(store: Store): Promise<CrawlLease> {
     const lease = new CrawlLease(store, 0);

@@ -4,10 +4,11 @@
 // each must end with its documented exit status, name the flag or the file in its
 // message, and print no stack trace.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -23,12 +24,41 @@ import { openStore } from '../../src/store/index.js';
 import { labels } from '../../src/testweb/index.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const CHILD = join(REPO, 'test', 'crawl', 'cli-child.ts');
-const RULES = join(REPO, 'examples', 'jobs-rules.json');
+const childOf = (repo: string) => join(repo, 'test', 'crawl', 'cli-child.ts');
 
 /** Runs as root: permission cases then run as user `nobody`, whom root's modes do refuse. */
 const ROOT_USER = process.getuid?.() === 0;
 const NOBODY = 65534;
+
+/**
+ * Where `nobody` runs the CLI from: the repository when it may read it, else a copy in
+ * a folder open to it (a clone under /root, or in a 0700 temporary folder, is closed to
+ * other users): the sources, and node_modules hard-linked where the file system allows.
+ */
+function repoForNobody(): string {
+  if (!ROOT_USER) return REPO;
+  const needs = [childOf(REPO), join(REPO, 'node_modules', 'tsx', 'package.json')];
+  const probe = spawnSync(
+    process.execPath,
+    ['-e', `for (const f of ${JSON.stringify(needs)}) require('node:fs').accessSync(f)`],
+    { uid: NOBODY, gid: NOBODY, stdio: 'ignore' },
+  );
+  if (probe.status === 0) return REPO;
+  const copy = mkdtempSync(join(tmpdir(), 'focuscrawl-as-nobody-'));
+  chmodSync(copy, 0o755);
+  for (const name of ['src', 'test', 'examples', 'package.json', 'tsconfig.json']) {
+    cpSync(join(REPO, name), join(copy, name), { recursive: true });
+  }
+  try {
+    execFileSync('cp', ['-al', join(REPO, 'node_modules'), join(copy, 'node_modules')]);
+  } catch {
+    rmSync(join(copy, 'node_modules'), { recursive: true, force: true });
+    cpSync(join(REPO, 'node_modules'), join(copy, 'node_modules'), { recursive: true });
+  }
+  return copy;
+}
+const NOBODY_REPO = repoForNobody();
+const NOBODY_RULES = join(NOBODY_REPO, 'examples', 'jobs-rules.json');
 
 interface Run {
   code: number | null;
@@ -45,8 +75,9 @@ interface RunOptions {
 
 /** `focuscrawl ARGS` from the sources in a child process. */
 function cli(args: readonly string[], o: RunOptions = {}): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], {
-    cwd: REPO,
+  const repo = o.other && ROOT_USER ? NOBODY_REPO : REPO;
+  const child = spawn(process.execPath, ['--import', 'tsx', childOf(repo), ...args], {
+    cwd: repo,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
     ...(o.other && ROOT_USER ? { uid: NOBODY, gid: NOBODY } : {}),
@@ -196,6 +227,7 @@ before(async () => {
 after(() => {
   server.close();
   rmSync(root, { recursive: true, force: true });
+  if (NOBODY_REPO !== REPO) rmSync(NOBODY_REPO, { recursive: true, force: true });
 });
 
 const seeds = ['--seeds', 'http://astro.test/'];
@@ -389,7 +421,7 @@ walk('a store this user may not write, or not read: a permission problem naming 
         cmd,
         '--store',
         readOnlyStore,
-        ...(cmd === 'extract' ? ['--rules', RULES] : []),
+        ...(cmd === 'extract' ? ['--rules', NOBODY_RULES] : []),
         ...(cmd === 'crawl' || cmd === 'watch' ? ['--topic', topic, ...seeds] : []),
         ...(cmd === 'watch' ? ['--budget', '30/min'] : []),
       ],

@@ -320,7 +320,10 @@ test('with the run lock removed, a second crawl joins safely: no URL fetched twi
   const [a, b] = await Promise.all([finished(first), finished(second)]);
   assert.equal(a.code, 0, a.stderr);
   assert.equal(b.code, 0, b.stderr);
-  assert.ok(b.end.run.fetched > 0, 'the second crawl fetched pages');
+  assert.ok(
+    b.end.run.fetched > 0,
+    `the second crawl fetched pages: ${b.end.stopReason}: ${b.end.message}\n${b.stderr}`,
+  );
   assert.equal(a.end.lostClaims, 0);
   assert.equal(b.end.lostClaims, 0);
   assertReference(await read(dir, 'joined crawls'), 'joined crawls');
