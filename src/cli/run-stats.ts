@@ -2,7 +2,8 @@
 // outcomes by HTTP status and by error code, retries, bytes, and the hosts that fail
 // most (failures and their share of the host's fetches). Built from fetch records
 // (the crawl's page events during a run, the store's history for `status`). Pure.
-import type { FinalState } from '../store/index.js';
+import { type FinalState, errorCode as storeErrorCode } from '../store/index.js';
+import { hostOf as urlHostOf } from '../url/index.js';
 import { formatBytes, formatCount, formatPercent } from '../util/index.js';
 
 /** One fetch outcome: a page event of the crawl, or a history row of the store. */
@@ -80,20 +81,13 @@ export const NO_RESPONSE = 'none';
  * begins with one (`HTTP 503 Service Unavailable`), else its first 40 characters.
  */
 export function errorCode(error: string): string {
-  const head = error.split(':', 1)[0]?.trim() ?? '';
-  if (/^FC_ERR_[A-Z0-9_]+$/.test(head)) return head;
   const http = /^HTTP \d{3}\b/.exec(error);
-  if (http) return http[0];
-  return Array.from(error.trim()).slice(0, 40).join('');
+  return http ? http[0] : storeErrorCode(error.trim());
 }
 
-/** The host name of a URL (without port), or the URL itself when it does not parse. */
+/** The host name of a URL (without port), or the URL itself when it has none. */
 export function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
+  return urlHostOf(url) ?? url;
 }
 
 const byCount = <K extends string>(m: Map<string, number>, key: K) =>

@@ -46,6 +46,7 @@ export {
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteStore } from './sqlite.js';
 export { DB_FILE, openStore } from './sqlite-open.js';
+export { errorCode } from './tally.js';
 export type {
   PageText,
   TextCoverage,
