@@ -79,8 +79,11 @@ async function idOf(user: string): Promise<{ uid: number; gid: number }> {
   return { uid, gid };
 }
 
-/** Starts a new cluster; throws with what went wrong (the server log included). */
-export async function startPg(): Promise<PgCluster> {
+/**
+ * Starts a new cluster; throws with what went wrong (the server log included).
+ * Without `fsync`, durability is off (fsync, synchronous_commit, full_page_writes).
+ */
+export async function startPg(options: { fsync?: boolean } = {}): Promise<PgCluster> {
   const bin = findPgBin();
   if (bin === undefined) throw new Error(MISSING);
   const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-pg-'));
@@ -117,9 +120,11 @@ export async function startPg(): Promise<PgCluster> {
       '-c listen_addresses=127.0.0.1',
       `-p ${port}`,
       `-k ${dir}`,
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
+      // Tests need no durability; benchmarks measure with it (fsync: true).
+      ...(options.fsync
+        ? []
+        : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+      '-c max_connections=200',
     ].join(' ');
     await pgTool('pg_ctl', ['-D', data, '-l', log, '-o', server, '-w', '-t', '60', 'start']);
     started = true;

@@ -2,12 +2,10 @@
 // settings file (`--config`) over what the store recorded at its last run. The crawl
 // records them (meta `crawl.settings`) once its run has started, so that
 // `crawl --store DIR` alone resumes with them.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { META_SETTINGS, META_TOPIC, type StoredTopic } from '../crawl/index.js';
 import { CliUsageError } from '../errors/index.js';
 import { loadTopicFile, type Topic } from '../relevance/index.js';
-import { DB_FILE, openStore, type Store } from '../store/index.js';
+import { connectStore, type Store, storeExists } from '../store/index.js';
 import type { FlagSpec, Parsed } from './args.js';
 import { CRAWL_FLAGS, THRESHOLD_PARAMS } from './crawl-flag-table.js';
 import { fetchFlags } from './fetch-flags.js';
@@ -45,10 +43,10 @@ const RECORDED: ReadonlySet<string> = new Set(
 
 /** The settings the store at `dir` recorded (an older store: its topic only); null for none. */
 export async function storedSettings(dir: string): Promise<StoredSettings | null> {
-  if (!existsSync(join(dir, DB_FILE))) return null;
+  if (!(await storeExists(dir))) return null;
   let store: Store;
   try {
-    store = await openStore(dir, { readonly: true });
+    store = await connectStore(dir, { readonly: true });
   } catch {
     // A store needing an upgrade, or not a store: the crawl opens it and says so.
     return null;
@@ -188,7 +186,7 @@ export async function crawlSettings(
     topicFile = stored.topicFile;
   } else {
     throw new CliUsageError(
-      `focuscrawl crawl: --topic is required${existsSync(join(dir, DB_FILE)) ? ` (the store ${dir} has no recorded topic)` : ' to start a crawl'} (see focuscrawl crawl --help)`,
+      `focuscrawl crawl: --topic is required${(await storeExists(dir)) ? ` (the store ${dir} has no recorded topic)` : ' to start a crawl'} (see focuscrawl crawl --help)`,
     );
   }
   const flags: Record<string, FlagValue> = {};

@@ -14,8 +14,11 @@ const USAGE = `focuscrawl ${VERSION}: a focused (topical) web crawler
 Usage: focuscrawl <command> [options]
 
 Commands:
-  crawl --store DIR --topic FILE --seeds FILE|URL... [options]
-                                          focused crawl into a resumable store
+  crawl --store DIR|URL --topic FILE --seeds FILE|URL... [options]
+                                          focused crawl into a resumable store (a directory,
+                                          or postgres://… for a crawl shared by workers)
+  worker --store postgres://… [--concurrency N]
+                                          join a PostgreSQL store's crawl from this machine
   watch --store DIR --topic FILE --budget 30/min [--duration 12h] [options]
                                           keep a crawl fresh: new URLs and revisits by change rate
   status --store DIR [--json]             crawl statistics, states, harvest rate, top hosts
@@ -119,6 +122,7 @@ type Command = (argv: string[], io: Io) => Promise<number>;
 // Each command's modules load when it runs: a crawl's process holds only what it uses.
 const commands: Record<string, () => Promise<Command>> = {
   crawl: async () => (await import('./commands/crawl.js')).crawlCommand,
+  worker: async () => (await import('./commands/worker.js')).workerCommand,
   watch: async () => (await import('./commands/watch.js')).watchCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,

@@ -4,6 +4,11 @@
  * from the relevant pages fetched so far, with the drift limited). Both histories go
  * to the store's meta (`META_THRESHOLD`, `META_TOPIC_HISTORY`) as they change, so
  * that `status` and the report show them and a resumed crawl goes on from them.
+ *
+ * On a store several processes crawl (coordination.ts), both move in the coordinator
+ * alone: the others collect their pages' term statistics and send them (`take`), the
+ * coordinator adds them to its own (`absorb`), and the others take the topic vector
+ * it wrote (`adopt`). The threshold is shared the same way (shared-threshold.ts).
  */
 import {
   type AdaptOptions,
@@ -22,6 +27,8 @@ import {
   type TopicHistory,
   type TopicKeyword,
 } from '../relevance/index.js';
+import type { SharedJob } from './coordination.js';
+import type { FeedBatch } from './feed.js';
 import type { CrawlOptions } from './options.js';
 import type { Setup } from './setup.js';
 
@@ -46,7 +53,8 @@ interface TopicAdapter {
   options: Omit<AdaptOptions, 'at' | 'fetched' | 'background'>;
 }
 
-export class Adaptation {
+export class Adaptation implements SharedJob {
+  readonly name = 'topic';
   readonly #s: Setup;
   readonly #modelName: RelevanceModelName;
   readonly #events: AdaptEvents;
@@ -66,6 +74,7 @@ export class Adaptation {
     this.#topic = topic;
     const keywords = topic?.current ?? s.topic.keywords;
     this.model = createRelevanceModel(modelName, { ...s.topic, keywords });
+    if (topic !== null) s.coordination.join(this);
   }
 
   /** Reads a resumed crawl's topic history when the topic adapts. */
@@ -122,13 +131,15 @@ export class Adaptation {
   async afterCommit(fetchedTotal: number): Promise<void> {
     const store = this.#s.store;
     const policy = this.#s.threshold;
+    const c = this.#s.coordination;
     const change = policy.step(Date.now(), fetchedTotal);
     if (change !== null) {
       this.#events.threshold(change);
       await store.setMeta(META_THRESHOLD, policy.history());
+      await c.published('threshold');
     }
     const t = this.#topic;
-    if (t === null || t.keptSince < t.every) return;
+    if (t === null || !c.isCoordinator() || t.keptSince < t.every) return;
     t.keptSince = 0;
     const background: CollectedTerms = t.background.snapshot();
     const { keywords, change: topicChange } = adaptTopic(
@@ -139,14 +150,51 @@ export class Adaptation {
     );
     t.current = keywords;
     this.model = createRelevanceModel(this.#modelName, { ...this.#s.topic, keywords });
+    if (c.self !== undefined) topicChange.by = c.self;
     appendCapped(t.history.changes, topicChange);
     t.history.keywords = Object.fromEntries(keywords.map((k) => [k.word, k.weight]));
     this.#events.topic(topicChange);
     await store.setMeta(META_TOPIC_HISTORY, t.history);
+    await c.published('topic');
   }
 
-  /** Stores the threshold's state (at the end of a run). */
+  /** Stores the threshold's state (at the end of a run): the coordinator's alone. */
   async save(): Promise<void> {
+    if (!this.#s.coordination.isCoordinator()) return;
     await this.#s.store.setMeta(META_THRESHOLD, this.#s.threshold.history());
+  }
+
+  /** The term statistics collected since the last batch, for the coordinator. */
+  take(batch: FeedBatch): void {
+    const t = this.#topic;
+    if (t === null || t.relevant.documents + t.background.documents === 0) return;
+    batch.terms = {
+      relevant: t.relevant.snapshot(),
+      background: t.background.snapshot(),
+      kept: t.keptSince,
+    };
+    const words = t.original.map((k) => k.word);
+    t.relevant = createTermCollector({ keywords: words });
+    t.background = createTermCollector({ keywords: words, sampleEvery: BACKGROUND_SAMPLE });
+    t.keptSince = 0;
+  }
+
+  /** Another process's term statistics: counted as the coordinator's own pages are. */
+  absorb(batch: FeedBatch): void {
+    const t = this.#topic;
+    if (t === null || batch.terms === undefined) return;
+    t.relevant.merge(batch.terms.relevant);
+    t.background.merge(batch.terms.background);
+    t.keptSince += batch.terms.kept;
+  }
+
+  /** The topic vector the coordinator wrote. */
+  async adopt(): Promise<void> {
+    const t = this.#topic;
+    const saved = await this.#s.store.getMeta<TopicHistory>(META_TOPIC_HISTORY);
+    if (t === null || saved === undefined || typeof saved.keywords !== 'object') return;
+    t.history = saved;
+    t.current = Object.entries(saved.keywords).map(([word, weight]) => ({ word, weight }));
+    this.model = createRelevanceModel(this.#modelName, { ...this.#s.topic, keywords: t.current });
   }
 }

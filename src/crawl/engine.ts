@@ -16,7 +16,7 @@
  * fails for `failingStopMs`, the run stops (`failing`, failing.ts).
  */
 import { AbortedError } from '../errors/index.js';
-import { createFetcher, type Fetcher, type FetchResult } from '../fetch/index.js';
+import type { Fetcher, FetchResult } from '../fetch/index.js';
 import { createStrategy, HostDispatch } from '../frontier/index.js';
 import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
@@ -28,6 +28,7 @@ import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
 import { type Figures, Recorder } from './recorder.js';
 import { RuleKeeper } from './rules.js';
+import { runFetcher } from './run-fetcher.js';
 import { RunLog } from './run-log.js';
 import { Settler } from './settle.js';
 import type { Setup } from './setup.js';
@@ -101,7 +102,7 @@ export class Engine {
     });
     // The limits are the validated fetcher options the fetcher is given too, not defaults
     // of the crawl's own (docs/crawl.md, "One per-host limit").
-    this.#fetcher = hooks.fetcher ?? createFetcher({ ...o.fetcher, scope: inScope });
+    this.#fetcher = hooks.fetcher ?? runFetcher(o.fetcher, inScope, s);
     this.#concurrency = o.fetcher.concurrency;
     this.#ready = new HostReadiness(this.#fetcher, this.#wake);
     const gap = priorityGap(o, s);
@@ -209,8 +210,10 @@ export class Engine {
   async run(): Promise<CrawlSummary> {
     const { store } = this.#s;
     await this.#log.begin();
-    // The model this run decides by, kept so that status and the report can find it.
-    if (this.#s.siteModel !== undefined) await store.setMeta(META_SITE_MODEL, this.#s.siteModel);
+    // The model this run decides by, kept so that status and the report can find it (by
+    // the coordinator, when several processes crawl the store).
+    if (this.#s.siteModel !== undefined && this.#s.coordination.isCoordinator())
+      await store.setMeta(META_SITE_MODEL, this.#s.siteModel);
     await this.#heal.requeue(this.#f, this.#s.warnings);
     await this.#keeper.start(this.#emit);
     this.#emit('start', {
@@ -260,7 +263,7 @@ export class Engine {
       await this.siteFilter?.close();
       await this.#trim();
       await this.#keeper.close();
-      if (this.siteFilter !== undefined)
+      if (this.siteFilter !== undefined && this.#s.coordination.isCoordinator())
         await store.setMeta(META_SITE_FILTER, this.siteFilter.stats);
       this.#f.counts = await store.counts();
       const summary = await this.#log.end(reason, await this.#heal.note(reason));

@@ -1,4 +1,6 @@
 // Public surface of the crawl stage: `crawl(options)`, its options, events and summary.
+
+export { LEASE_MS } from './lease.js';
 export {
   type CrawlOptions,
   type CrawlOptionsInput,

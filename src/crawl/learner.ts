@@ -44,6 +44,8 @@ export interface LinkModelSnapshot {
   trainMs: number;
   /** The previous model's scores on the examples seen since it was trained; null for the first. */
   metrics: TrainingMetrics | null;
+  /** The process that retrained, `host:pid`, on a store several processes crawl. */
+  by?: string;
 }
 
 export interface LinkLearningHistory {
@@ -86,8 +88,10 @@ export class OnlineLearner {
   readonly #newPos = new Recent<TermCounts>(MAX_EXAMPLES_PER_CLASS);
   readonly #newNeg = new Recent<TermCounts>(MAX_EXAMPLES_PER_CLASS);
   #since = 0;
-  readonly history: LinkLearningHistory;
+  history: LinkLearningHistory;
   model: LinkModel | null;
+  /** Written into each snapshot (`LinkModelSnapshot.by`). */
+  by: string | undefined;
 
   constructor(
     every: number,
@@ -117,9 +121,14 @@ export class OnlineLearner {
 
   /** A judged page: an example when its URL came with a context. */
   observe(claimed: ClaimedUrl, kept: boolean): void {
+    this.record(claimed.url, claimed.context, kept);
+  }
+
+  /** A judged page by its URL and link context (null: none), here or in another process. */
+  record(url: string, context: string | null, kept: boolean): void {
     this.#since++;
-    if (claimed.context === null) return;
-    const counts = exampleCounts(claimed.url, claimed.context);
+    if (context === null) return;
+    const counts = exampleCounts(url, context);
     (kept ? this.#pos : this.#neg).push(counts);
     (kept ? this.#newPos : this.#newNeg).push(counts);
   }
@@ -166,6 +175,7 @@ export class OnlineLearner {
       trainMs: Math.round(trainMs * 10) / 10,
       metrics,
     };
+    if (this.by !== undefined) snapshot.by = this.by;
     this.history.snapshots.push(snapshot);
     if (this.history.snapshots.length > MAX_HISTORY) this.history.snapshots.shift();
     return snapshot;

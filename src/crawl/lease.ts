@@ -8,6 +8,9 @@
  * A claim lost all the same (the run stalled past its lease and another run took
  * the URL back) is never a crash: its commit is refused by the store, and counted
  * here (`lostClaims`); a renewal that finds the lease gone opens a new one.
+ *
+ * Each renewal also records the pages the run has fetched so far (run-pace.ts), for
+ * the pace `status` shows: the pages it committed and the revisits that got an answer.
  */
 import { hostname } from 'node:os';
 import { LeaseLostError } from '../errors/index.js';
@@ -19,6 +22,7 @@ import type {
   Store,
   VisitOutcome,
 } from '../store/index.js';
+import { type PaceMark, reportPace } from './run-pace.js';
 
 /** How long a lease holds without renewal. */
 export const LEASE_MS = 60_000;
@@ -35,6 +39,9 @@ export class CrawlLease {
   lostClaims = 0;
   /** Times the lease itself was found lost (and a new one opened). */
   lostLeases = 0;
+  /** Pages the run has fetched and recorded, and the last count reported. */
+  #pages = 0;
+  #reported: PaceMark = { pages: 0, at: this.#startedAt };
 
   private constructor(store: Store, id: number) {
     this.#store = store;
@@ -71,7 +78,7 @@ export class CrawlLease {
     const lease = new CrawlLease(store, 0);
     lease.#id = (await store.openLease(lease.#owner(), Date.now() + LEASE_MS)).id;
     lease.#timer = setInterval(() => {
-      lease.#renewing = lease.#renewing.then(() => lease.#renew()).catch(() => {});
+      lease.renew().catch(() => {});
     }, RENEW_MS);
     lease.#timer.unref();
     return lease;
@@ -81,14 +88,27 @@ export class CrawlLease {
     return { host: hostname(), pid: process.pid, startedAt: this.#startedAt };
   }
 
+  /**
+   * Renews the lease, takes back the claims of runs that are gone, and records the
+   * pages fetched so far: what the timer does every {@link RENEW_MS}, after any
+   * renewal under way.
+   */
+  renew(): Promise<void> {
+    const r = this.#renewing.then(() => this.#renew());
+    this.#renewing = r.catch(() => {});
+    return r;
+  }
+
   async #renew(): Promise<void> {
     if (!(await this.#store.renewLease(this.#id, Date.now() + LEASE_MS))) await this.#reopen();
     await this.#store.recover();
+    this.#reported = await reportPace(this.#store, this.#id, this.#pages, this.#reported);
   }
 
   async #reopen(): Promise<void> {
     this.lostLeases++;
     this.#id = (await this.#store.openLease(this.#owner(), Date.now() + LEASE_MS)).id;
+    this.#reported = { pages: this.#pages, at: Date.now() };
   }
 
   /** The store's `claim` under the lease (a new lease when it was lost). */
@@ -106,7 +126,11 @@ export class CrawlLease {
   async commit(outcomes: readonly Outcome[]): Promise<ReadonlySet<string>> {
     const { refused } = await this.#store.commit(outcomes, { lease: this.#id });
     this.lostClaims += refused.length;
-    return new Set(refused);
+    const lost = new Set(refused);
+    for (const o of outcomes) {
+      if ((o.state === 'complete' || o.state === 'discard') && !lost.has(o.url)) this.#pages++;
+    }
+    return lost;
   }
 
   /** The store's `claimDue` under the lease (a new lease when it was lost). */
@@ -129,7 +153,9 @@ export class CrawlLease {
   ): Promise<{ refused: ReadonlySet<string>; added: number }> {
     const { refused, added } = await this.#store.recordVisits(visits, { lease: this.#id });
     this.lostClaims += refused.length;
-    return { refused: new Set(refused), added };
+    const lost = new Set(refused);
+    for (const v of visits) if (v.change !== 'failed' && !lost.has(v.url)) this.#pages++;
+    return { refused: lost, added };
   }
 
   /** Gives back revisits claimed under the lease and not visited. */

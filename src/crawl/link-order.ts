@@ -5,18 +5,35 @@
  * gives the page rules their link scorer, sees every judged page, retrains or
  * recomputes after commits when due, and then re-scores the waiting URLs in the
  * background (rescore.ts) when the strategy's priority is the link score.
+ *
+ * On a store several processes crawl (coordination.ts), retraining, recomputing and
+ * re-scoring the shared frontier are the coordinator's: the others send it their
+ * judged pages (examples, links), take each model it retrains from the store, and
+ * score their new links with it (PageRank: by the one-step estimate from their own
+ * pages' links, until the coordinator's next pass re-scores the frontier).
  */
 
 import { DEFAULT_STRATEGY_OPTIONS } from '../frontier/index.js';
 import { BufferedPageRank } from '../ranking/index.js';
 import {
   type LinkModel,
+  type LinkModelJson,
   type LinkModelOptions,
   type LinkSight,
   linkTermCounts,
+  parseLinkModel,
 } from '../relevance/index.js';
 import type { ClaimedUrl, Store, WaitingUrl } from '../store/index.js';
-import { exampleCounts, type LinkModelSnapshot, OnlineLearner } from './learner.js';
+import type { Coordination, SharedJob } from './coordination.js';
+import type { FeedBatch } from './feed.js';
+import {
+  exampleCounts,
+  type LinkLearningHistory,
+  type LinkModelSnapshot,
+  META_LINK_LEARNING,
+  META_LINK_MODEL,
+  OnlineLearner,
+} from './learner.js';
 import type { CrawlOptions } from './options.js';
 import { FrontierRescorer } from './rescore.js';
 import type { Setup } from './setup.js';
@@ -55,8 +72,13 @@ async function rebuildGraph(store: Store, rank: BufferedPageRank): Promise<void>
   if (from !== null) rank.addPage(from, to);
 }
 
-export class LinkOrdering {
+export class LinkOrdering implements SharedJob {
+  readonly name = 'linkModel';
   readonly #store: Store;
+  readonly #c: Coordination;
+  /** Judged pages not sent to the coordinator yet (while not the coordinator). */
+  #examples: NonNullable<FeedBatch['examples']> = [];
+  #links: NonNullable<FeedBatch['links']> = [];
   readonly #events: LinkOrderEvents;
   readonly #learner: OnlineLearner | null;
   readonly #rank: BufferedPageRank | null;
@@ -67,6 +89,7 @@ export class LinkOrdering {
 
   private constructor(
     store: Store,
+    c: Coordination,
     events: LinkOrderEvents,
     parts: {
       learner: OnlineLearner | null;
@@ -78,12 +101,14 @@ export class LinkOrdering {
   ) {
     this.#logOdds = parts.logOdds;
     this.#store = store;
+    this.#c = c;
     this.#events = events;
     this.#learner = parts.learner;
     this.#rank = parts.rank;
     this.#model = parts.model;
     const score = this.#rescoreFn();
     this.#rescorer = parts.rescores && score !== null ? new FrontierRescorer(store, score) : null;
+    if (this.observes) c.join(this);
   }
 
   static async create(
@@ -99,7 +124,8 @@ export class LinkOrdering {
         bufferPages: o.strategyOptions.rankBufferPages ?? DEFAULT_STRATEGY_OPTIONS.rankBufferPages,
         damping: o.strategyOptions.damping ?? DEFAULT_STRATEGY_OPTIONS.damping,
       });
-      if (s.resumed) {
+      // The graph is the coordinator's to rank; the others estimate from their own pages.
+      if (s.resumed && s.coordination.isCoordinator()) {
         await rebuildGraph(s.store, rank);
         rank.recompute();
       }
@@ -112,9 +138,10 @@ export class LinkOrdering {
         trainingOptionsOf(m.file, m.contextChars),
         m.file,
       );
+      learner.by = s.coordination.self;
     }
     const model = m.link === 'bayes' ? (learner?.model ?? m.file) : null;
-    return new LinkOrdering(s.store, events, {
+    return new LinkOrdering(s.store, s.coordination, events, {
       learner,
       rank,
       model,
@@ -163,21 +190,63 @@ export class LinkOrdering {
 
   /** A judged page (page.ts `observe`). */
   observe(claimed: ClaimedUrl, kept: boolean, links: readonly { url: string }[] | null): void {
-    this.#learner?.observe(claimed, kept);
-    if (links !== null)
-      this.#rank?.addPage(
-        claimed.url,
-        links.map((l) => l.url),
-      );
+    const coordinator = this.#c.isCoordinator();
+    if (this.#learner !== null) {
+      if (coordinator) this.#learner.observe(claimed, kept);
+      else this.#examples.push([claimed.url, claimed.context, kept]);
+    }
+    if (links !== null && this.#rank !== null) {
+      const to = links.map((l) => l.url);
+      this.#rank.addPage(claimed.url, to);
+      if (!coordinator) this.#links.push([claimed.url, to]);
+    }
+  }
+
+  take(batch: FeedBatch): void {
+    if (this.#examples.length > 0) batch.examples = this.#examples;
+    if (this.#links.length > 0) batch.links = this.#links;
+    this.#examples = [];
+    this.#links = [];
+  }
+
+  absorb(batch: FeedBatch): void {
+    if (this.#learner !== null) {
+      for (const [url, context, kept] of batch.examples ?? [])
+        this.#learner.record(url, context, kept);
+    }
+    if (this.#rank !== null) for (const [url, to] of batch.links ?? []) this.#rank.addPage(url, to);
+  }
+
+  /** The model the coordinator retrained last, and its history. */
+  async adopt(): Promise<void> {
+    const learner = this.#learner;
+    if (learner === null) return;
+    const json = await this.#store.getMeta<LinkModelJson>(META_LINK_MODEL);
+    if (json === undefined) return;
+    learner.model = parseLinkModel(json, `store meta ${META_LINK_MODEL}`);
+    this.#model = learner.model;
+    learner.history = (await this.#store.getMeta<LinkLearningHistory>(META_LINK_LEARNING)) ?? {
+      snapshots: [],
+    };
+  }
+
+  /** PageRank ranks the whole store's graph from now on: read it, rank it, re-score. */
+  async takeOver(): Promise<void> {
+    if (this.#rank === null) return;
+    await rebuildGraph(this.#store, this.#rank);
+    this.#rank.recompute();
+    this.#rescorer?.request();
   }
 
   /** After a commit: retrains or recomputes when due, then re-scores the frontier. */
   async afterCommit(fetched: number): Promise<void> {
+    if (!this.#c.isCoordinator()) return;
     const learner = this.#learner;
     if (learner?.due) {
       const snapshot = learner.retrain(fetched);
       this.#model = learner.model;
       await learner.save(this.#store);
+      await this.#c.published(this.name);
       this.#events.linkModel(snapshot);
       this.#rescorer?.request();
     }
@@ -196,6 +265,6 @@ export class LinkOrdering {
   /** Stops re-scoring and saves the learner's state. */
   async close(): Promise<void> {
     await this.#rescorer?.stop();
-    if (this.#learner !== null) await this.#learner.save(this.#store);
+    if (this.#learner !== null && this.#c.isCoordinator()) await this.#learner.save(this.#store);
   }
 }

@@ -6,5 +6,6 @@ export type { EngineHooks, RequestGate } from './engine-hooks.js';
 export { CrawlLease } from './lease.js';
 export { type CrawlOptions, parseCrawlOptions } from './options.js';
 export { type PageRules, pageOutcome } from './page.js';
+export { runFetcher } from './run-fetcher.js';
 export { type Setup, setUp } from './setup.js';
 export { errorText } from './signals.js';

@@ -2,7 +2,9 @@
  * The page rules of a crawl and what keeps them current: the threshold, the topic
  * vector (adapt.ts) and the link ordering (link-order.ts) change after commits, and
  * the rules page.ts reads are brought up to date here, so that the engine only calls
- * `start`, `afterCommit` and `close`.
+ * `start`, `afterCommit` and `close`. On a store several processes crawl, the jobs
+ * exchange with the coordinator first (coordination.ts), after each commit and on the
+ * coordination's poll, one at a time.
  */
 import type { LinkStrategy } from '../frontier/index.js';
 import { createRelevanceModel, linkModelPageJudge } from '../relevance/index.js';
@@ -24,6 +26,9 @@ export class RuleKeeper {
   readonly #s: Setup;
   #adaptation: Adaptation | null = null;
   #ordering: LinkOrdering | null = null;
+  /** The jobs' runs, one at a time (after commits, and on the coordination's poll). */
+  #turn: Promise<void> = Promise.resolve();
+  #fetchedTotal = 0;
 
   constructor(
     o: CrawlOptions,
@@ -33,6 +38,7 @@ export class RuleKeeper {
   ) {
     this.#o = o;
     this.#s = s;
+    this.#fetchedTotal = s.fetchedTotal;
     const m = s.models;
     const keywordModel = createRelevanceModel(m.keyword, s.topic);
     const seen = new SeenUrls();
@@ -72,13 +78,32 @@ export class RuleKeeper {
       this.rules.observe = (c, kept, links) => ordering.observe(c, kept, links);
     if (adaptation.collects) this.rules.collect = (text, kept) => adaptation.collect(text, kept);
     this.#refresh();
+    this.#s.coordination.attach({
+      poll: () => {
+        this.#jobs(this.#fetchedTotal).catch((e: unknown) =>
+          emit('warning', `coordination: ${e instanceof Error ? e.message : String(e)}`),
+        );
+      },
+      warning: (m) => emit('warning', m),
+    });
   }
 
   /** After each commit: the threshold, topic and link ordering move when due. */
-  async afterCommit(fetchedTotal: number): Promise<void> {
-    await this.#adaptation?.afterCommit(fetchedTotal);
-    await this.#ordering?.afterCommit(fetchedTotal);
-    this.#refresh();
+  afterCommit(fetchedTotal: number): Promise<void> {
+    this.#fetchedTotal = fetchedTotal;
+    return this.#jobs(fetchedTotal);
+  }
+
+  #jobs(fetchedTotal: number): Promise<void> {
+    const run = async () => {
+      await this.#s.coordination.exchange();
+      await this.#adaptation?.afterCommit(fetchedTotal);
+      await this.#ordering?.afterCommit(fetchedTotal);
+      this.#refresh();
+    };
+    const next = this.#turn.then(run, run);
+    this.#turn = next.catch(() => {});
+    return next;
   }
 
   /**
@@ -97,6 +122,11 @@ export class RuleKeeper {
 
   /** Stops background re-scoring and saves what adapted and learned. */
   async close(): Promise<void> {
+    const c = this.#s.coordination;
+    c.attach(null);
+    await this.#turn;
+    // What this process judged last reaches the coordinator (or, in it, is counted).
+    await c.exchange(true);
     await this.#ordering?.close();
     await this.#adaptation?.save();
   }

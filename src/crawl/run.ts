@@ -73,7 +73,8 @@ export class CrawlRun extends EventEmitter<CrawlEvents> implements PromiseLike<C
       this.#engine = engine;
       if (this.#stopRequested !== null) engine.stop(this.#stopRequested);
       const summary = await engine.run();
-      if (o.rankOnFinish) {
+      // Ranking the whole store is one job, not one per process: the coordinator's.
+      if (o.rankOnFinish && (await s.coordination.claim())) {
         const [{ rankStore }, { finishRankOptions }] = await Promise.all([
           import('../ranking/index.js'),
           import('./rank-settings.js'),

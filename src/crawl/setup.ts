@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 /**
  * Before the first fetch: open (or take) the store, return URLs a dead run left in
  * processing, resolve the topic, seed, and record the topic and the run.
@@ -13,7 +11,6 @@ import {
   type Topic,
 } from '../relevance/index.js';
 import {
-  createThreshold,
   parseThresholdSpec,
   type ThresholdOverrides,
   type ThresholdPolicy,
@@ -22,15 +19,20 @@ import {
 import { loadSiteModel, parseSiteModel, type SiteModel } from '../sitemodel/index.js';
 import {
   acquireRunLock,
-  DB_FILE,
+  isPgLocation,
+  openPgStore,
   openThreadedStore,
+  PgStore,
   type StateCounts,
   type Store,
+  storeExists,
 } from '../store/index.js';
 import { canonicalizeUrlOrThrow } from '../url/index.js';
+import { type Coordination, localCoordination, openCoordination } from './coordination.js';
 import { CrawlLease } from './lease.js';
 import { chooseModels, type ModelChoice } from './models.js';
 import type { CrawlOptions } from './options.js';
+import { SharedThreshold } from './shared-threshold.js';
 import { learnOrReuse } from './site-model-learn.js';
 import { backfillText } from './text-backfill.js';
 import { STORE_THREAD_HEAP } from './thread.js';
@@ -52,6 +54,11 @@ export interface Setup {
   models: ModelChoice;
   /** The keep/discard threshold, resumed from the store's history when its kind is unchanged. */
   threshold: ThresholdPolicy;
+  /**
+   * Which process runs the crawl's adaptation, learning and ranking when several crawl
+   * the store (coordination.ts); always this one for a store only it crawls.
+   */
+  coordination: Coordination;
   seeds: Set<string>;
   resumed: boolean;
   recovered: number;
@@ -64,6 +71,18 @@ export interface Setup {
   unlock: () => void;
   /** The run's claims on the store (lease.ts); the engine closes it. */
   lease: CrawlLease;
+  /**
+   * Politeness shared with the other workers of a database store (the fetcher's
+   * `hostGate` and `hostDone`); undefined for a store only this process crawls.
+   */
+  hostGate: ((host: string, delayMs: number) => Promise<number>) | undefined;
+  hostDone: ((host: string, delayMs: number) => void) | undefined;
+  /**
+   * The request budget of `watch` shared by every process of a database store: takes
+   * `count` requests, resolves to the ms before the first may start (watch/budget.ts);
+   * undefined for a store only this process crawls.
+   */
+  takeBudget: ((count: number, intervalMs: number) => Promise<number>) | undefined;
   /** The field extraction rules (`extract`), read and checked. */
   extract: Rules | undefined;
   /** The site model links are filtered by (`siteModel`), read and checked. */
@@ -169,29 +188,35 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       });
     }
   });
-  if (typeof o.store === 'string' && seedList.length === 0 && !existsSync(join(o.store, DB_FILE))) {
+  if (typeof o.store === 'string' && seedList.length === 0 && !(await storeExists(o.store))) {
     throw noSeeds();
   }
   const ownsStore = typeof o.store === 'string';
+  // A database store is shared by the runs of many machines: each holds its claims
+  // under its lease, and none owns the store.
+  const shared = typeof o.store === 'string' && isPgLocation(o.store);
   // One crawl at a time on a store directory (store/run-lock.ts): taken before the
   // recovery below, which would otherwise take a running crawl's claims from it.
-  const unlock = typeof o.store === 'string' ? acquireRunLock(o.store) : () => {};
+  const unlock = typeof o.store === 'string' && !shared ? acquireRunLock(o.store) : () => {};
   let store: Store;
   try {
     // A store given by path runs on a thread of its own; the bodies committed to it
     // are the engine's, no longer used once committed, so their memory moves there.
     store =
-      typeof o.store === 'string'
-        ? await openThreadedStore(o.store, {
-            create: true,
-            transferBodies: true,
-            heap: STORE_THREAD_HEAP,
-          })
-        : o.store;
+      typeof o.store !== 'string'
+        ? o.store
+        : shared
+          ? await openPgStore(o.store, { create: true })
+          : await openThreadedStore(o.store, {
+              create: true,
+              transferBodies: true,
+              heap: STORE_THREAD_HEAP,
+            });
   } catch (e) {
     unlock();
     throw e;
   }
+  let coordination: Coordination = localCoordination;
   try {
     const before = await store.counts();
     const resumed = total(before) > 0;
@@ -207,17 +232,25 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
         `the topic differs from the one this store was crawled with (${keywordChange(stored.keywords, keywords)}): crawling on with the new one (--new-topic)`,
       );
     }
+    coordination = await openCoordination(store);
     const saved = await store.getMeta<ThresholdHistory>(META_THRESHOLD);
-    const threshold = createThreshold(spec, saved?.kind === spec.kind ? saved : undefined);
+    const threshold = new SharedThreshold(
+      spec,
+      saved?.kind === spec.kind ? saved : undefined,
+      coordination,
+      store,
+    );
     if (stored && spec.kind === 'fixed' && stored.threshold !== threshold.value) {
       warnings.push(`the threshold changed from ${stored.threshold} to ${threshold.value}`);
     } else if (saved && saved.kind !== spec.kind) {
       warnings.push(`the threshold changed from ${saved.kind} to ${spec.kind}: starting afresh`);
     }
-    await store.setMeta(META_THRESHOLD, threshold.history());
+    // A process joining a shared crawl leaves the coordinator's threshold as it is.
+    if (!coordination.shared || saved?.kind !== spec.kind || saved.value !== threshold.value)
+      await store.setMeta(META_THRESHOLD, threshold.history());
     // Leases this process left (a crawl thread that died) are stale while the run
     // lock is ours; other runs' claims come back only when their lease is lost.
-    const stale = ownsStore ? await CrawlLease.closeStale(store) : 0;
+    const stale = ownsStore && !shared ? await CrawlLease.closeStale(store) : 0;
     const recovered = stale + (await store.recover());
     // Full text turned on: the pages kept without it are indexed now (text-backfill.ts).
     if (resumed && o.fullText === 'kept') {
@@ -248,19 +281,48 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
       fetchedTotal: stats.responses,
       runs,
       warnings,
-      unlock,
+      coordination,
+      unlock: () => {
+        unlock();
+        void coordination.close();
+      },
       lease,
+      ...sharedPoliteness(store, o),
+      takeBudget:
+        store instanceof PgStore ? (n, ms) => store.takeBudget('watch', n, ms) : undefined,
       extract,
       siteModel:
         o.siteModel === 'learn'
-          ? await learnOrReuse(o.store, [...(await store.getSeeds())], o.fetcher, (m) =>
-              warnings.push(m),
+          ? await learnOrReuse(
+              o.store,
+              [...(await store.getSeeds())],
+              o.fetcher,
+              (m) => warnings.push(m),
+              store,
             )
           : siteModel,
     };
   } catch (e) {
+    await coordination.close().catch(() => {});
     if (ownsStore) await store.close().catch(() => {});
     unlock();
     throw e;
   }
+}
+
+/**
+ * The fetcher's shared politeness for a store that workers share: the host's limit
+ * of requests at once is the crawl's per-host limit, all workers together; a request
+ * holds the host at most its timeouts (and a little more) if its worker dies.
+ */
+function sharedPoliteness(store: Store, o: CrawlOptions): Pick<Setup, 'hostGate' | 'hostDone'> {
+  if (!(store instanceof PgStore)) return { hostGate: undefined, hostDone: undefined };
+  const limits = {
+    perHost: o.fetcher.perHostConcurrency,
+    holdMs: o.fetcher.connectTimeoutMs + o.fetcher.totalTimeoutMs + 5_000,
+  };
+  return {
+    hostGate: (host, delayMs) => store.acquireHost(host, delayMs, limits),
+    hostDone: (host, delayMs) => store.releaseHost(host, delayMs),
+  };
 }

@@ -13,12 +13,13 @@ import {
   collectSample,
   learnSiteModel,
   loadSiteModel,
+  parseSiteModel,
   SAMPLE_PAGES,
   SAMPLE_PER_PATTERN,
   type SiteModel,
   writeSiteModel,
 } from '../sitemodel/index.js';
-import type { Store } from '../store/index.js';
+import { type Store, storeDirOf } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import type { CrawlOptions } from './options.js';
 import type { Setup } from './setup.js';
@@ -28,6 +29,7 @@ import {
   type Relearner,
   SiteFilter,
 } from './site-filter.js';
+import { shareRelearner } from './site-model-share.js';
 
 /** The file a learnt site model is kept in, in the store's folder. */
 export const SITE_MODEL_FILE = 'site-model.json';
@@ -37,9 +39,18 @@ export async function learnOrReuse(
   seeds: readonly string[],
   fetcher: FetcherOptionsInput,
   warn: (message: string) => void,
+  open?: Store,
 ): Promise<SiteModel> {
-  const file = typeof store === 'string' ? join(store, SITE_MODEL_FILE) : undefined;
+  const dir = typeof store === 'string' ? storeDirOf(store) : undefined;
+  const file = dir !== undefined ? join(dir, SITE_MODEL_FILE) : undefined;
   if (file !== undefined && existsSync(file)) return loadSiteModel(file);
+  // A database store keeps its model in its meta: the processes that join the crawl
+  // take the one it learnt instead of sampling each its own.
+  const kept =
+    typeof store === 'string' && dir === undefined
+      ? await open?.getMeta(META_SITE_MODEL)
+      : undefined;
+  if (kept !== undefined) return parseSiteModel(kept, `store meta ${META_SITE_MODEL}`);
   const inScope = createScopeFilter({ mode: 'same-host', seeds: [...seeds] });
   const f = createFetcher({ ...fetcher, scope: inScope });
   let sample: Awaited<ReturnType<typeof collectSample>>;
@@ -100,7 +111,8 @@ export function siteRelearner(d: RelearnDeps): Relearner {
       });
       if (signal.aborted) throw new Error('the crawl ended before the sample was complete');
       const model = learnSiteModel(sample.pages);
-      const file = typeof d.store === 'string' ? join(d.store, SITE_MODEL_FILE) : undefined;
+      const dir = typeof d.store === 'string' ? storeDirOf(d.store) : undefined;
+      const file = dir !== undefined ? join(dir, SITE_MODEL_FILE) : undefined;
       if (file !== undefined) await writeSiteModel(file, model);
       await d.frontier.setMeta(META_SITE_MODEL, model);
       d.warn(
@@ -133,8 +145,16 @@ export function siteFilterFor(
   d: Pick<RelearnDeps, 'warn' | 'changed' | 'linkText'>,
 ): SiteFilter | undefined {
   if (s.siteModel === undefined) return undefined;
+  let filter: SiteFilter | undefined;
+  // Among several processes, relearning is the coordinator's (site-model-share.ts).
   const relearner = o.relearn
-    ? siteRelearner({ ...d, store: o.store, frontier: s.store, seeds: s.seeds, fetcher })
+    ? shareRelearner(
+        siteRelearner({ ...d, store: o.store, frontier: s.store, seeds: s.seeds, fetcher }),
+        s.store,
+        s.coordination,
+        (m) => filter?.replace(m),
+      )
     : undefined;
-  return new SiteFilter(s.siteModel, d.warn, DEFAULT_UNKNOWN_LIMIT, relearner);
+  filter = new SiteFilter(s.siteModel, d.warn, DEFAULT_UNKNOWN_LIMIT, relearner);
+  return filter;
 }

@@ -14,7 +14,7 @@ import {
 } from '../crawl/index.js';
 import { InvalidOptionError } from '../errors/index.js';
 import type { LabelSet } from '../labels/index.js';
-import { openStore } from '../store/index.js';
+import { connectStore } from '../store/index.js';
 import type { ComparedRun, Comparison } from './compare-types.js';
 import { renderComparison } from './html.js';
 import { DEFAULT_BUDGETS, normalizeBudgets } from './metrics.js';
@@ -99,7 +99,7 @@ function readManifest(file: string): Manifest {
 /** True when the store at `dir` has spent `maxPages` or has nothing left to fetch. */
 async function finished(dir: string, maxPages: number): Promise<boolean> {
   if (!existsSync(dir)) return false;
-  const store = await openStore(dir, { readonly: true });
+  const store = await connectStore(dir, { readonly: true });
   try {
     const stats = await store.stats({ topHosts: 0 });
     if (stats.fetched >= maxPages) return true;
@@ -174,7 +174,7 @@ export async function compareCrawls(o: CompareOptions): Promise<CompareResult> {
 
   const compared: ComparedRun[] = [];
   for (const [i, r] of runs.entries()) {
-    const store = await openStore(r.dir, { readonly: true });
+    const store = await connectStore(r.dir, { readonly: true });
     try {
       const evaluation = await evaluateStore(store, o.labels, {
         budgets: [...budgets, o.maxPages],

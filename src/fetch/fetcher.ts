@@ -280,6 +280,26 @@ class HttpFetcher implements Fetcher {
   }
 
   /**
+   * Waits for the shared politeness of other processes (`hostGate`), holding the
+   * host's own slot: asks the gate until it grants the host (0), sleeping as long as
+   * it says between asks. `hostDone` gives the host back once the request is over
+   * (its body read, or failed).
+   */
+  async #sharedSlot(host: string, delayMs: number, signal: AbortSignal | undefined): Promise<void> {
+    const gate = this.#o.hostGate as (host: string, delayMs: number) => Promise<number>;
+    try {
+      for (;;) {
+        const wait = await gate(host, delayMs);
+        if (wait <= 0) return;
+        await sleep(wait, signal);
+      }
+    } catch (e) {
+      this.#sched.release(host);
+      throw e;
+    }
+  }
+
+  /**
    * Sends one hop, retrying as the retry policy says; each attempt takes a
    * politeness slot for `host` and gives it back when its body has been read.
    * `extraHeaders` (flat) are added to this hop's requests (a conditional request's).
@@ -303,6 +323,9 @@ class HttpFetcher implements Fetcher {
     const sched = this.#sched;
     for (let attempt = 1; ; attempt++) {
       if (!sched.tryAcquire(host, crawlDelayMs)) await sched.acquire(host, crawlDelayMs, signal);
+      const shared = this.#o.hostGate !== undefined;
+      const delayMs = Math.max(this.#o.delayMs, crawlDelayMs);
+      if (shared) await this.#sharedSlot(host, delayMs, signal);
       this.#requests++;
       if (robots) this.#robotsRequests++;
       if (attempt > 1) this.#retries++;
@@ -322,6 +345,7 @@ class HttpFetcher implements Fetcher {
         );
       } catch (err) {
         sched.release(host);
+        if (shared) this.#o.hostDone?.(host, delayMs);
         const e = err as FocusCrawlError;
         const wait = signal?.aborted ? -1 : errorRetryDelay(e.retryable, attempt, this.#o);
         if (wait < 0) {
@@ -332,6 +356,7 @@ class HttpFetcher implements Fetcher {
         continue;
       }
       sched.release(host);
+      if (shared) this.#o.hostDone?.(host, delayMs);
       this.#bytes += res.body.length;
       this.#bytesOnWire += res.bytesOnWire;
       // 429/503: the whole host waits, not only this URL's retry (Retry-After, capped at

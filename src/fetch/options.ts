@@ -171,6 +171,22 @@ export const fetcherOptionsSchema = z.strictObject({
    */
   scope: fn<(url: string) => boolean>('url => boolean').optional(),
   /**
+   * Politeness shared with other processes (the workers of one PostgreSQL store):
+   * asked once this fetcher's own per-host slot is granted, with the host and its
+   * delay (the larger of `delayMs` and robots.txt's Crawl-delay); resolves to 0 when
+   * the request may start, else to the ms to wait before asking again.
+   * @default undefined (this process's politeness only)
+   */
+  hostGate: fn<(host: string, delayMs: number) => Promise<number>>(
+    '(host, delayMs) => Promise<number>',
+  ).optional(),
+  /**
+   * Told, with `hostGate`, when a request it granted is over (its body read, or
+   * failed): the host is free for the next request, a delay from now. Must not throw.
+   * @default undefined
+   */
+  hostDone: fn<(host: string, delayMs: number) => void>('(host, delayMs) => void').optional(),
+  /**
    * DNS lookup with dns.lookup's signature.
    * @default dns.lookup
    */

@@ -57,6 +57,11 @@ export interface TermCollector {
   readonly size: number;
   /** A copy of the statistics. */
   snapshot(): CollectedTerms;
+  /**
+   * Adds statistics collected elsewhere (another process's pages), as if their pages
+   * had been added here; the rarest terms are pruned as `add` prunes them.
+   */
+  merge(other: CollectedTerms): void;
 }
 
 export const DEFAULT_MAX_TERMS = 20_000;
@@ -117,6 +122,18 @@ export function createTermCollector(
       const out: CollectedTerms['terms'] = {};
       for (const [t, v] of terms) out[t] = [v[0], v[1]];
       return { documents, terms: out };
+    },
+    merge(other: CollectedTerms) {
+      documents += other.documents;
+      for (const [t, [d, n]] of Object.entries(other.terms)) {
+        const s = terms.get(t);
+        if (s === undefined) terms.set(t, [d, n]);
+        else {
+          s[0] += d;
+          s[1] += n;
+        }
+      }
+      if (terms.size > maxTerms) prune();
     },
   };
 }

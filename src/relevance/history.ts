@@ -27,6 +27,11 @@ export interface ThresholdChange {
    * iterative threshold froze), `alpha`, `beta`, `gamma` (DESIGN 1.5 rules 1–3).
    */
   rule: string;
+  /**
+   * The process that made the change, `host:pid`, when several processes share the
+   * crawl (its coordinator, docs/scale-out.md); absent for a crawl of one process.
+   */
+  by?: string;
 }
 
 export interface ThresholdHistory {
@@ -54,6 +59,8 @@ export interface TopicChange {
   removed: string[];
   /** The heaviest keywords after the change, heaviest first (at most 20). */
   top: [word: string, weight: number][];
+  /** The process that made the change (as `ThresholdChange.by`). */
+  by?: string;
 }
 
 export interface TopicHistory {

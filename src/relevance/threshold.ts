@@ -285,10 +285,13 @@ interface Core {
   value: number;
   frozen: boolean;
   changes: ThresholdChange[];
+  /** Written into each change this policy makes (`ThresholdChange.by`). */
+  by: string | undefined;
 }
 
 function record(core: Core, at: number, fetched: number, to: number, rule: string) {
   const change: ThresholdChange = { at, fetched, from: core.value, to, rule };
+  if (core.by !== undefined) change.by = core.by;
   core.value = to;
   appendCapped(core.changes, change);
   return { ...change };
@@ -492,8 +495,15 @@ function adaptivePolicy(
   };
 }
 
-/** A threshold policy; with `saved` (a stored history of the same kind) it resumes. */
-export function createThreshold(spec: ThresholdSpec, saved?: ThresholdHistory): ThresholdPolicy {
+/**
+ * A threshold policy; with `saved` (a stored history of the same kind) it resumes. `by`
+ * names the process in the changes it makes (`ThresholdChange.by`).
+ */
+export function createThreshold(
+  spec: ThresholdSpec,
+  saved?: ThresholdHistory,
+  by?: string,
+): ThresholdPolicy {
   const v = validateThresholdSpec(spec);
   if (saved !== undefined && saved.kind !== v.kind) {
     throw new InvalidOptionError(
@@ -507,6 +517,7 @@ export function createThreshold(spec: ThresholdSpec, saved?: ThresholdHistory): 
     value: saved?.value ?? initial,
     frozen: saved?.frozen ?? false,
     changes: saved?.changes.map((c) => ({ ...c })) ?? [],
+    by,
   };
   if (v.kind === 'fixed') return fixedPolicy(v, core);
   if (v.kind === 'iterative') return iterativePolicy(v, core, saved);

@@ -22,7 +22,11 @@ export type {
 } from './field-types.js';
 export { leaseLost, pidAlive, thisProcess } from './lease.js';
 export { createMemoryStore, MemoryStore } from './memory.js';
+export { connectStore, isPgLocation, storeDirOf, storeExists } from './open.js';
 export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from './options.js';
+export { PgStore } from './pg.js';
+export type { FeedRow, PgCoordinator } from './pg-coordinator.js';
+export { openPgStore, parsePgLocation } from './pg-open.js';
 export type {
   ClaimDueOptions,
   DueRevisit,

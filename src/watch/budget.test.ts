@@ -1,5 +1,6 @@
 // The request budget: parsing `N/unit`, the token bucket that no window exceeds, the
-// revisits' paced share and the credit it keeps after a lull.
+// revisits' paced share and the credit it keeps after a lull, and a budget shared with
+// other processes (its starts reserved one ahead, extra requests charged to it).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -104,5 +105,83 @@ describe('RequestBudget', () => {
     b.charge(3);
     assert.equal(b.discovery.nextAt(), next + 300);
     assert.equal(b.taken.extra, 3);
+  });
+});
+
+describe('RequestBudget shared with other processes', () => {
+  /** A budget of 10/s on a test clock, over a shared budget whose answers the test gives. */
+  function sharedClocked() {
+    let t = 1_000_000;
+    const asks: { count: number; answer: (waitMs: number) => void; fail: (e: Error) => void }[] =
+      [];
+    const warnings: string[] = [];
+    const b = new RequestBudget(parseBudget('10/s'), () => t, {
+      shared: (count, intervalMs) => {
+        assert.equal(intervalMs, 100);
+        return new Promise<number>((resolve, reject) => {
+          asks.push({ count, answer: resolve, fail: reject });
+        });
+      },
+      warn: (m) => warnings.push(m),
+    });
+    return {
+      b,
+      asks,
+      warnings,
+      at: (ms: number) => {
+        t = ms;
+      },
+    };
+  }
+  const settle = () => new Promise((r) => setImmediate(r));
+
+  it('a request starts only at the start reserved for it, and the next is reserved when it is taken', async () => {
+    const { b, asks, at } = sharedClocked();
+    // One start is reserved at once, ahead of need; none more while it is on its way.
+    assert.equal(asks.length, 1);
+    assert.equal(b.discovery.ready(), false);
+    assert.equal(asks.length, 1);
+    // Until its answer, the gate looks again shortly.
+    assert.ok(b.discovery.nextAt() > 1_000_000);
+    // Other processes reserved the next 250 ms.
+    asks[0]?.answer(250);
+    await settle();
+    assert.equal(b.discovery.ready(), false);
+    assert.equal(b.discovery.nextAt(), 1_000_250);
+    at(1_000_250);
+    assert.equal(b.discovery.ready(), true);
+    b.discovery.take();
+    assert.equal(asks.length, 2);
+    asks[1]?.answer(0);
+    await settle();
+    // Its own budget still holds: one per 100 ms.
+    at(1_000_300);
+    assert.equal(b.discovery.ready(), false);
+    at(1_000_350);
+    assert.equal(b.discovery.ready(), true);
+  });
+
+  it('extra requests are taken from the shared budget too', async () => {
+    const { b, asks } = sharedClocked();
+    b.charge(3);
+    assert.deepEqual(
+      asks.map((a) => a.count),
+      [1, 3],
+    );
+  });
+
+  it('a shared budget that fails is warned of once; the process goes by its own meanwhile', async () => {
+    const { b, asks, warnings, at } = sharedClocked();
+    asks[0]?.fail(new Error('connection refused'));
+    await settle();
+    assert.equal(b.discovery.ready(), true);
+    b.discovery.take();
+    asks[1]?.fail(new Error('connection refused'));
+    await settle();
+    at(1_000_100);
+    assert.equal(b.discovery.ready(), true);
+    assert.deepEqual(warnings, [
+      "shared request budget: connection refused (going by this process's budget alone meanwhile)",
+    ]);
   });
 });

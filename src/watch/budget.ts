@@ -7,6 +7,13 @@
  * Revisits come first, up to their own share (`setRevisitRate`, from the revisit
  * plan); a token a revisit does not take goes to the frontier, so budget the
  * revisits leave unused flows back to discovery.
+ *
+ * Shared (`shared`, a PostgreSQL store's `budget` table): every process watching the
+ * store takes its requests from one bucket too. A process holds one start reserved
+ * there ahead of need (reserved again as soon as it is taken), so that its gate stays
+ * a synchronous question; the processes together stay within the budget, with at most
+ * one request more per process in any window (a start reserved before an idle spell
+ * and taken after it).
  */
 import { InvalidOptionError } from '../errors/index.js';
 
@@ -52,6 +59,15 @@ export function parseBudget(text: string, where = '--budget'): Budget {
 /** Requests per day of a budget. */
 export const perDay = (b: Budget): number => (b.requests * 86_400_000) / b.perMs;
 
+/**
+ * A budget shared with other processes: takes `count` requests from it and resolves
+ * to the ms to wait before the first may start.
+ */
+export type SharedBudget = (count: number, intervalMs: number) => Promise<number>;
+
+/** How soon a gate waiting for a start reserved in the shared budget looks again. */
+const RESERVING_POLL_MS = 20;
+
 /** Revisits the revisits' share may catch up on after a lull (`takeRevisit`). */
 export const REVISIT_CREDIT = 20;
 
@@ -67,12 +83,75 @@ export class RequestBudget {
   #revisitsWaiting = 0;
   /** Requests started, by kind. */
   readonly taken = { revisit: 0, discovery: 0, extra: 0 };
+  readonly #shared: SharedBudget | undefined;
+  readonly #warn: (message: string) => void;
+  /** The start reserved in the shared budget and not taken yet: when (this clock). */
+  #ticketAt: number | undefined;
+  #reserving = false;
+  #failing = false;
 
-  constructor(budget: Budget, now: () => number = Date.now) {
+  /**
+   * `shared`: the budget of every process on the store, taken from as well; `warn`
+   * hears of a failure to reach it (the request then goes by this budget alone).
+   */
+  constructor(
+    budget: Budget,
+    now: () => number = Date.now,
+    options: { shared?: SharedBudget | undefined; warn?: (message: string) => void } = {},
+  ) {
     this.intervalMs = budget.perMs / budget.requests;
     this.#now = now;
     this.#nextAt = now();
     this.#revisitNextAt = this.#nextAt;
+    this.#shared = options.shared;
+    this.#warn = options.warn ?? (() => {});
+    this.#reserve();
+  }
+
+  /** Reserves the next start in the shared budget, unless one is held or on its way. */
+  #reserve(): void {
+    const shared = this.#shared;
+    if (shared === undefined || this.#reserving || this.#ticketAt !== undefined) return;
+    this.#reserving = true;
+    shared(1, this.intervalMs)
+      .then(
+        (waitMs) => {
+          this.#ticketAt = this.#now() + waitMs;
+          this.#failing = false;
+        },
+        (e: unknown) => {
+          this.#ticketAt = this.#now();
+          this.#failed(e);
+        },
+      )
+      .finally(() => {
+        this.#reserving = false;
+      });
+  }
+
+  /** Warns once per spell of failures to reach the shared budget. */
+  #failed(e: unknown): void {
+    if (this.#failing) return;
+    this.#failing = true;
+    this.#warn(
+      `shared request budget: ${e instanceof Error ? e.message : String(e)} (going by this process's budget alone meanwhile)`,
+    );
+  }
+
+  /** Whether the shared budget lets a request start now (always, when there is none). */
+  #sharedReady(now: number): boolean {
+    if (this.#shared === undefined) return true;
+    if (this.#ticketAt === undefined) {
+      this.#reserve();
+      return false;
+    }
+    return now >= this.#ticketAt;
+  }
+
+  /** When the shared budget lets the next request start. */
+  #sharedAt(): number {
+    if (this.#shared === undefined) return Number.NEGATIVE_INFINITY;
+    return this.#ticketAt ?? this.#now() + RESERVING_POLL_MS;
   }
 
   /** Sets the revisits' share, in requests per day (the plan's refresh budget). */
@@ -89,23 +168,25 @@ export class RequestBudget {
   /** The gate the crawl engine takes from (`RequestGate`). */
   readonly discovery = {
     ready: (): boolean =>
-      this.#now() >= this.#nextAt && !(this.#revisitsWaiting > 0 && this.revisitReady()),
+      this.#now() >= this.#nextAt &&
+      !(this.#revisitsWaiting > 0 && this.revisitReady()) &&
+      this.#sharedReady(this.#now()),
     take: (): void => {
       this.#take();
       this.taken.discovery++;
     },
-    nextAt: (): number => this.#nextAt,
+    nextAt: (): number => Math.max(this.#nextAt, this.#sharedAt()),
   };
 
   /** Whether a revisit may start now (a token, and the revisits' share allows it). */
   revisitReady(): boolean {
     const now = this.#now();
-    return now >= this.#nextAt && now >= this.#revisitNextAt;
+    return now >= this.#nextAt && now >= this.#revisitNextAt && this.#sharedReady(now);
   }
 
   /** When the next revisit may start. */
   revisitAt(): number {
-    return Math.max(this.#nextAt, this.#revisitNextAt);
+    return Math.max(this.#nextAt, this.#revisitNextAt, this.#sharedAt());
   }
 
   /**
@@ -129,9 +210,12 @@ export class RequestBudget {
     if (extra <= 0) return;
     this.#nextAt += extra * this.intervalMs;
     this.taken.extra += extra;
+    this.#shared?.(extra, this.intervalMs).catch((e: unknown) => this.#failed(e));
   }
 
   #take(): void {
     this.#nextAt = Math.max(this.#nextAt, this.#now()) + this.intervalMs;
+    this.#ticketAt = undefined;
+    this.#reserve();
   }
 }

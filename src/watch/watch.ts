@@ -12,9 +12,8 @@
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import type { CrawlEvents, CrawlOptionsInput, CrawlSummary } from '../crawl/index.js';
-import { CrawlLease, Engine, parseCrawlOptions, setUp } from '../crawl/parts.js';
+import { CrawlLease, Engine, parseCrawlOptions, runFetcher, setUp } from '../crawl/parts.js';
 import { InvalidOptionError } from '../errors/index.js';
-import { createFetcher } from '../fetch/index.js';
 import { MS_PER_DAY } from '../schedule/index.js';
 import type { VisitChange, VisitOutcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
@@ -140,8 +139,11 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
       include: o.include,
       exclude: o.exclude,
     });
-    const fetcher = createFetcher({ ...o.fetcher, scope: inScope });
-    const budget = new RequestBudget(w.rate);
+    const fetcher = runFetcher(o.fetcher, inScope, s);
+    const budget = new RequestBudget(w.rate, Date.now, {
+      shared: s.takeBudget,
+      warn: (m) => emit('warning', m),
+    });
     const lease = await CrawlLease.open(s.store);
     await s.store.setMeta(META_WATCH, {
       budget: w.rate,

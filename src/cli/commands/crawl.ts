@@ -1,5 +1,5 @@
 import { crawl } from '../../crawl/index.js';
-import { bool, type FlagSpec, parseFlags } from '../args.js';
+import { bool, type FlagSpec, type Parsed, parseFlags } from '../args.js';
 import { crawlFlags, crawlFlagsHelp, crawlOptionsFromFlags } from '../crawl-flags.js';
 import { crawlSettings } from '../crawl-settings.js';
 import { fetchFlags, fetchFlagsHelp } from '../fetch-flags.js';
@@ -17,15 +17,17 @@ import { formatSummary } from '../summary.js';
 
 export { crawlOptionsFromFlags, formatSummary };
 
-const HELP = `Usage: focuscrawl crawl --store DIR --topic FILE --seeds FILE|URL... [options]
+const HELP = `Usage: focuscrawl crawl --store DIR|URL --topic FILE --seeds FILE|URL... [options]
 
 Crawls toward a topic: pages whose relevance reaches the threshold are kept
 (complete) and their links followed; the others are discarded and their links are
 not followed. Seeds' links are always followed. Running the same command again
 resumes the crawl; Ctrl-C stops it gracefully (twice: at once, still safely).
 
-  --store DIR                  crawl store (created when missing, resumed otherwise: with the
-                               settings it recorded, which flags given now override)
+  --store DIR|URL              crawl store (created when missing, resumed otherwise: with the
+                               settings it recorded, which flags given now override): a
+                               directory, or postgres://user@host/db?schema=name for a crawl
+                               that workers on other machines join (focuscrawl worker)
   --config FILE                settings file (JSON or YAML), keys named as the flags
                                (max-pages: 3000); FOCUSCRAWL_MAX_PAGES=3000 and the like set
                                them too. Precedence: flags, then FOCUSCRAWL_* variables, then
@@ -64,11 +66,20 @@ export async function crawlCommand(argv: string[], io: Io): Promise<number> {
     io.out(HELP);
     return 0;
   }
+  return runCrawl(p, io, true);
+}
+
+/**
+ * Runs the crawl the parsed flags describe, with the store's recorded settings under
+ * them; `record`: the settings in force become the store's (a worker joining the
+ * crawl leaves them).
+ */
+export async function runCrawl(p: Parsed, io: Io, record: boolean): Promise<number> {
   const settings = await crawlSettings(p, crawlCommandFlags, process.env);
   const options = withSources(settings.layer, () =>
     crawlOptionsFromFlags(settings.parsed, settings.topic),
   );
-  options.settings = settings.record as unknown as Record<string, unknown>;
+  if (record) options.settings = settings.record as unknown as Record<string, unknown>;
   for (const note of settings.notes) io.err(note);
   const controller = new AbortController();
   options.signal = controller.signal;

@@ -6,7 +6,7 @@ import {
   writeEvaluationReport,
 } from '../../evaluate/index.js';
 import { readLabelsFile } from '../../labels/index.js';
-import { openStore } from '../../store/index.js';
+import { connectStore } from '../../store/index.js';
 import { bool, type FlagSpec, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { checkOutFile } from '../out-file.js';
@@ -82,7 +82,7 @@ export async function evaluateCommand(argv: string[], io: Io): Promise<number> {
   }
   const labels = readLabelsFile(labelsFile, { topic: str(p, 'topic') });
 
-  const store = await openStore(dir, { readonly: true });
+  const store = await connectStore(dir, { readonly: true });
   try {
     const ev = await evaluateStore(store, labels, budgets ? { budgets } : {});
     if (bool(p, 'json')) io.out(JSON.stringify({ store: dir, ...ev }, null, 2));

@@ -11,7 +11,7 @@ import {
   PAGE_STATES,
   SQL_DIALECTS,
 } from '../../export/index.js';
-import { openStore, URL_STATES } from '../../store/index.js';
+import { connectStore, URL_STATES } from '../../store/index.js';
 import { bool, type FlagSpec, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { checkOutFile } from '../out-file.js';
@@ -198,7 +198,7 @@ export async function exportCommand(argv: string[], io: Io): Promise<number> {
   const { store: dir, ...options } = exportOptionsFromFlags(p);
   const out = str(p, 'out');
   if (out !== undefined) checkOutFile(out, 'export');
-  const store = await openStore(dir, { readonly: true });
+  const store = await connectStore(dir, { readonly: true });
   try {
     if (out !== undefined) {
       const { rows } = await withFlag('--out', out, () => exportToFile(store, options, out));

@@ -1,7 +1,7 @@
 import { reextract } from '../../crawl/index.js';
 import { CliUsageError } from '../../errors/index.js';
 import { loadRules } from '../../extract/index.js';
-import { openStore } from '../../store/index.js';
+import { connectStore } from '../../store/index.js';
 import { bool, type FlagSpec, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { formatFieldStats } from './fields-text.js';
@@ -42,7 +42,7 @@ export async function extractCommand(argv: string[], io: Io): Promise<number> {
     );
   // The rules first: a bad file is refused before the store is opened.
   const rules = await loadRules(file);
-  const store = await openStore(dir);
+  const store = await connectStore(dir);
   try {
     const sum = await reextract(store, rules, (done) => {
       if (done % 5000 === 0) io.err(`extract: ${done} pages`);

@@ -14,7 +14,7 @@ import {
   rankStoreSettings,
   topPagesByScore,
 } from '../../ranking/index.js';
-import { openStore } from '../../store/index.js';
+import { connectStore } from '../../store/index.js';
 import { formatCount, formatDuration } from '../../util/index.js';
 import { bool, type FlagSpec, int, type Parsed, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
@@ -179,7 +179,7 @@ export async function rankCommand(argv: string[], io: Io): Promise<number> {
   }
   const options = optionsFromFlags(p);
   const topN = int(p, 'top', 'rank') ?? 10;
-  const store = await openStore(dir);
+  const store = await connectStore(dir);
   try {
     // The settings given are kept; those not given come from the store's, else defaults.
     const kept = await keepRankSettings(store, options);

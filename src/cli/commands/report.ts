@@ -1,6 +1,6 @@
 import { CliUsageError } from '../../errors/index.js';
 import { writeReport } from '../../report/index.js';
-import { openStore } from '../../store/index.js';
+import { connectStore } from '../../store/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { checkOutFile } from '../out-file.js';
@@ -63,7 +63,7 @@ export async function reportCommand(argv: string[], io: Io): Promise<number> {
   if (topPages > 10_000) throw new CliUsageError('focuscrawl report: --top is at most 10000');
   if (topHosts > 1000) throw new CliUsageError('focuscrawl report: --top-hosts is at most 1000');
 
-  const store = await openStore(dir, { readonly: true });
+  const store = await connectStore(dir, { readonly: true });
   try {
     const r = await withFlag('--out', out, () =>
       writeReport(store, out, {

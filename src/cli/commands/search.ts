@@ -1,7 +1,7 @@
 import { CliUsageError } from '../../errors/index.js';
 import { MARK_END, MARK_START } from '../../search/index.js';
 import {
-  openStore,
+  connectStore,
   type Store,
   type TextCoverage,
   type TextHit,
@@ -272,7 +272,7 @@ export async function searchCommand(argv: string[], io: Io): Promise<number> {
   const colorMode = colorModeOf(p);
   const json = bool(p, 'json');
   const color = !json && useColor(colorMode, io);
-  const store = await openStore(dir, { readonly: true });
+  const store = await connectStore(dir, { readonly: true });
   try {
     const { hits, bestBm25: best } = await readableSearch(store, { query, limit, scoreWeight });
     if (hits.length === 0 && !(await indexedText(store))) {

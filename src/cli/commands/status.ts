@@ -7,15 +7,16 @@ import {
 import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
 import type { RequestsByPattern } from '../../sitemodel/index.js';
-import { openStore, type Store } from '../../store/index.js';
+import { connectStore, type Store, storeDirOf } from '../../store/index.js';
 import { formatPercent } from '../../util/index.js';
 import { META_PLAN, META_WATCH } from '../../watch/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
 import { type FetchStats, FetchTally, fetchStatsRows } from '../run-stats.js';
+import { formatWorkers, gatherWorkers } from '../workers.js';
 import { formatFieldStats } from './fields-text.js';
 
-const HELP = `Usage: focuscrawl status --store DIR [--json] [--top-hosts N] [--top-pages N]
+const HELP = `Usage: focuscrawl status --store DIR|URL [--json] [--top-hosts N] [--top-pages N]
 
 Shows a crawl store's statistics (DESIGN 1.1's table): documents fetched, failed
 and rejected, URLs discovered and dropped, bytes, total and crawl time, pages per
@@ -67,7 +68,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
   }
   const topHosts = int(p, 'top-hosts', 'status') ?? 10;
   const topPages = int(p, 'top-pages', 'status') ?? 10;
-  const store = await openStore(dir, { readonly: true });
+  const store = await connectStore(dir, { readonly: true });
   try {
     const revisitMeta = {
       watch: await store.getMeta(META_WATCH),
@@ -75,10 +76,11 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
     };
     const data = await gatherStatus(store, { topHosts, topPages, revisitMeta });
     const siteModel = (await store.getMeta(META_SITE_FILTER)) as SiteFilterStats | undefined;
-    const model = await readStoreSiteModel(store, dir);
+    const model = await readStoreSiteModel(store, storeDirOf(dir) ?? null);
     const requests = model === null ? undefined : await storeRequestsByPattern(store, model);
     const fields = await store.fieldStats();
     const fetchStats = await gatherFetchStats(store);
+    const workers = await gatherWorkers(store);
     if (bool(p, 'json'))
       io.out(
         JSON.stringify(
@@ -89,6 +91,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
             ...(requests ? { siteModelRequests: requests } : {}),
             ...(fields.length > 0 ? { fields } : {}),
             fetchStats,
+            ...workers,
           },
           null,
           2,
@@ -100,6 +103,7 @@ export async function statusCommand(argv: string[], io: Io): Promise<number> {
         ...(siteModel ? [formatSiteFilter(siteModel)] : []),
         ...(requests ? [formatRequests(requests, siteModel === undefined)] : []),
         ...(fields.length > 0 ? [formatFieldStats(fields)] : []),
+        ...(workers.workers.length > 0 || workers.database ? [formatWorkers(workers)] : []),
       ];
       io.out(
         `Store           ${dir}\n${formatStatus(data)}${section.length > 0 ? `\n${section.join('\n')}` : ''}`,
