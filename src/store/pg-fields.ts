@@ -7,7 +7,7 @@
 import { InvalidOptionError } from '../errors/index.js';
 import type { ExtractedFields } from './contracts.js';
 import type { FieldRecord, FieldStats, FieldValue } from './field-types.js';
-import type { PgDb, Row } from './pg-db.js';
+import type { PgDb, Row, Sql } from './pg-db.js';
 import { urlKey } from './pg-find.js';
 import { checkFieldsOptions, checkPageFields } from './validate-fields.js';
 
@@ -28,6 +28,29 @@ async function* records(rows: AsyncIterable<Row>): AsyncGenerator<FieldRecord> {
     const r = row as unknown as FieldRow;
     yield { url: r.url, ruleSet: r.rule_set, field: r.field, position: r.position, value: r.value };
   }
+}
+
+/** Replaces the fields of pages (by URL id) with the ones given, in the caller's transaction. */
+export async function putFields(
+  q: Sql,
+  pages: readonly (readonly [number, readonly FieldValue[]])[],
+): Promise<void> {
+  if (pages.length === 0) return;
+  const sorted = [...pages].sort((a, b) => a[0] - b[0]);
+  await q('DELETE FROM fields WHERE url_id = ANY($1::bigint[])', [sorted.map(([id]) => id)]);
+  const rows = sorted.flatMap(([id, fs]) => fs.map((f) => [id, f] as const));
+  if (rows.length === 0) return;
+  await q(
+    `INSERT INTO fields (url_id, rule_set, field, position, value)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[])`,
+    [
+      rows.map(([id]) => id),
+      rows.map(([, f]) => f.ruleSet),
+      rows.map(([, f]) => f.field),
+      rows.map(([, f]) => f.position),
+      rows.map(([, f]) => f.value),
+    ],
+  );
 }
 
 export function fieldMethods(db: PgDb): Pick<ExtractedFields, keyof ExtractedFields> {
@@ -63,22 +86,7 @@ export function fieldMethods(db: PgDb): Pick<ExtractedFields, keyof ExtractedFie
           ids.set(id, it.fields);
         }
         if (ids.size === 0) return 0;
-        const pages = [...ids.keys()].sort((a, b) => a - b);
-        await q('DELETE FROM fields WHERE url_id = ANY($1::bigint[])', [pages]);
-        const rows = pages.flatMap((id) => (ids.get(id) ?? []).map((f) => [id, f] as const));
-        if (rows.length > 0) {
-          await q(
-            `INSERT INTO fields (url_id, rule_set, field, position, value)
-             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[])`,
-            [
-              rows.map(([id]) => id),
-              rows.map(([, f]) => f.ruleSet),
-              rows.map(([, f]) => f.field),
-              rows.map(([, f]) => f.position),
-              rows.map(([, f]) => f.value),
-            ],
-          );
-        }
+        await putFields(q, [...ids]);
         return ids.size;
       });
     },

@@ -7,6 +7,7 @@
 import type { FieldValue } from './field-types.js';
 import { type BodyPlace, putOutside } from './pg-bodies.js';
 import type { Sql } from './pg-db.js';
+import { putFields } from './pg-fields.js';
 import { findUrls, urlKey } from './pg-find.js';
 import type { CommitPlan, PlanHistory, PlanPage, PlanUrl } from './pg-outcomes.js';
 import { writePageTexts } from './pg-search-index.js';
@@ -261,25 +262,10 @@ async function writeLinks(q: Sql, links: ReadonlyMap<PlanUrl, string>): Promise<
 }
 
 /** Replaces the extracted fields of pages. */
-async function writeFields(
-  q: Sql,
-  fields: ReadonlyMap<PlanUrl, readonly FieldValue[]>,
-): Promise<void> {
-  if (fields.size === 0) return;
-  const pages = [...fields].sort((a, b) => a[0].id - b[0].id);
-  await q('DELETE FROM fields WHERE url_id = ANY($1::bigint[])', [pages.map(([u]) => u.id)]);
-  const rows = pages.flatMap(([u, fs]) => fs.map((f) => [u.id, f] as const));
-  if (rows.length === 0) return;
-  await q(
-    `INSERT INTO fields (url_id, rule_set, field, position, value)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::integer[], $5::text[])`,
-    [
-      rows.map(([id]) => id),
-      rows.map(([, f]) => f.ruleSet),
-      rows.map(([, f]) => f.field),
-      rows.map(([, f]) => f.position),
-      rows.map(([, f]) => f.value),
-    ],
+function writeFields(q: Sql, fields: ReadonlyMap<PlanUrl, readonly FieldValue[]>): Promise<void> {
+  return putFields(
+    q,
+    [...fields].map(([u, fs]) => [u.id, fs] as const),
   );
 }
 

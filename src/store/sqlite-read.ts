@@ -5,11 +5,18 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { BodyFiles } from './bodies.js';
-import { DUPLICATE_KIND, STATE_CODE, STATE_NAME } from './schema.js';
+import {
+  historyRecord,
+  pageRecord,
+  type HistoryRow as SharedHistoryRow,
+  type PageRow as SharedPageRow,
+  type UrlRow,
+  urlRecord,
+} from './rows.js';
+import { STATE_CODE } from './schema.js';
 import type { FoundUrl } from './sqlite-statements.js';
 import { errorCounts } from './tally.js';
 import type {
-  FinalState,
   HistoryRecord,
   HostStats,
   LinkRecord,
@@ -27,61 +34,9 @@ const LINK_PAGES = 100;
 
 type Guard = <T>(op: string, fn: () => T) => T;
 
-interface HistoryRow {
-  id: number;
-  url: string;
-  fetched_at: number;
-  status: number | null;
-  state: number;
-  relevance: number | null;
-  depth: number;
-  error: string | null;
-  location: string | null;
-  attempt: number;
-  retry_at: number | null;
-  fetch_ms: number | null;
-}
-
-interface PageRow {
-  url_id: number;
-  url: string;
-  state: number;
-  depth: number;
-  fetched_at: number;
-  status: number;
-  content_type: string | null;
-  bytes: number;
-  title: string | null;
-  relevance: number;
-  content_hash: string | null;
-  body_file: string | null;
-  page_rank: number | null;
-  score: number | null;
-  simhash: string | null;
-  text_hash: string | null;
-  duplicate_of: string | null;
-  duplicate_kind: number | null;
-  duplicate_distance: number | null;
-  etag: string | null;
-  last_modified: string | null;
-  modified_at: number | null;
-}
-
-interface UrlRow {
-  id: number;
-  url: string;
-  state: number;
-  depth: number;
-  priority: number;
-  value: number;
-  parent: string | null;
-  anchor: string | null;
-  context: string | null;
-  discovered_at: number;
-  redirect_to: string | null;
-  attempts: number;
-  retry_at: number | null;
-}
+/** SQLite's rows carry their key, for the next page of an iteration. */
+type HistoryRow = SharedHistoryRow & { id: number };
+type PageRow = SharedPageRow & { url_id: number };
 
 interface LinkRow {
   url_id: number;
@@ -238,19 +193,7 @@ export class SqliteReader {
     let rows = this.#guard('history', () => this.#q.historyFirst.all());
     while (rows.length > 0) {
       for (const r of rows) {
-        yield {
-          url: r.url,
-          fetchedAt: r.fetched_at,
-          status: r.status,
-          state: STATE_NAME[r.state] as FinalState,
-          relevance: r.relevance,
-          depth: r.depth,
-          error: r.error,
-          location: r.location,
-          attempt: r.attempt,
-          retryAt: r.retry_at,
-          fetchMs: r.fetch_ms,
-        };
+        yield historyRecord(r);
       }
       if (rows.length < PAGE_ROWS) return;
       const last = rows[rows.length - 1] as HistoryRow;
@@ -263,34 +206,7 @@ export class SqliteReader {
     for (;;) {
       const rows = this.#guard('pages', () => this.#q.pages.all(after));
       for (const r of rows) {
-        yield {
-          url: r.url,
-          state: STATE_NAME[r.state] as 'complete' | 'discard',
-          depth: r.depth,
-          fetchedAt: r.fetched_at,
-          status: r.status,
-          contentType: r.content_type,
-          bytes: r.bytes,
-          title: r.title,
-          relevance: r.relevance,
-          contentHash: r.content_hash,
-          bodyFile: r.body_file,
-          pageRank: r.page_rank,
-          score: r.score,
-          simhash: r.simhash,
-          textHash: r.text_hash,
-          duplicate:
-            r.duplicate_of === null
-              ? null
-              : {
-                  of: r.duplicate_of,
-                  kind: DUPLICATE_KIND[r.duplicate_kind ?? 0] ?? 'near',
-                  distance: r.duplicate_distance ?? 0,
-                },
-          etag: r.etag,
-          lastModified: r.last_modified,
-          modifiedAt: r.modified_at,
-        };
+        yield pageRecord(r);
       }
       if (rows.length < PAGE_ROWS) return;
       after = (rows[rows.length - 1] as PageRow).url_id;
@@ -306,21 +222,7 @@ export class SqliteReader {
           : this.#q.urlsIn.all(after, STATE_CODE[state]),
       );
       for (const r of rows) {
-        yield {
-          id: r.id,
-          url: r.url,
-          state: STATE_NAME[r.state] as UrlState,
-          depth: r.depth,
-          priority: r.priority,
-          value: r.value,
-          parent: r.parent,
-          anchor: r.anchor,
-          context: r.context,
-          discoveredAt: r.discovered_at,
-          redirectTo: r.redirect_to,
-          attempts: r.attempts,
-          retryAt: r.state === 0 ? r.retry_at : null,
-        };
+        yield urlRecord(r);
       }
       if (rows.length < PAGE_ROWS) return;
       after = (rows[rows.length - 1] as UrlRow).id;
