@@ -9,7 +9,8 @@
 //          --repeats R (timed runs of each query, default 20), --limit L (hits, default 10)
 //
 // The large web has 120,000 pages; beyond that, pages repeat under URLs with a
-// `?copy=K` suffix. Parsing is not timed: only the commits are.
+// `?copy=K` suffix. Parsing is not timed: only the commits are. The pages, outcomes and
+// queries are bench/search-mix.mjs's, which bench/search-pg.ts runs on PostgreSQL too.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,7 @@ import { analyzeBody } from '../dist/parse/index.js';
 import { ftsMatch, queryTerms } from '../dist/search/index.js';
 import { DB_FILE, openStore } from '../dist/store/index.js';
 import { listPageUrls, pageHtml } from '../dist/testweb/index.js';
+import { outcomesOf, pageAt, QUERIES, WEB } from './search-mix.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -29,30 +31,11 @@ const batch = opt('batch', 500);
 const repeats = opt('repeats', 20);
 const limit = opt('limit', 10);
 
-const WEB = { seed: 1, size: 'large' };
 const rate = (n, ms) => Math.round((n * 1000) / ms).toLocaleString('en-US');
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 const count = (n) => n.toLocaleString('en-US');
 const now = () => performance.now();
-
-// Classes of queries. Share of the large web's pages (seed 1) that match: 专题 and
-// home about 50 %; 电网, 调度, 显示器, telescope, coach, power grid about 9 %; the
-// common pairs and triples 5–9 %, tulip telescope (two topics, on general pages) about
-// 1 %; 推荐, 以下链接, sent, links about 0.02 % (some 35 of 100,000 pages); the last
-// rare query of each language matches no page.
-const QUERIES = {
-  'zh common, 1 word': ['电网', '调度', '显示器', '专题'],
-  'zh common, 2–3 words': ['电网 调度', '国家电网 特高压 换流站'],
-  'zh rare': ['推荐', '以下链接', '电网 推荐', '电网 望远镜'],
-  'en common, 1 word': ['home', 'telescope', 'coach'],
-  'en common, 2–3 words': [
-    'power grid',
-    'head coach championship',
-    'watering can compost',
-    'tulip telescope',
-  ],
-  'en rare': ['sent', 'links', 'sent links', 'telescope dinosaur'],
-};
+const tools = { analyzeBody, pageHtml };
 
 /** Bytes on disk of the files of a store directory (bodies excluded: none are stored). */
 function storeBytes(dir) {
@@ -64,16 +47,6 @@ function storeBytes(dir) {
   return total;
 }
 
-/** The `i`-th page: its URL (with a suffix when the web repeats) and what the crawler extracts. */
-function pageAt(urls, i) {
-  const base = urls[i % urls.length];
-  const copy = Math.floor(i / urls.length);
-  const url = copy === 0 ? base : `${base}?copy=${copy}`;
-  const html = pageHtml(WEB, base) ?? '';
-  const a = analyzeBody(Buffer.from(html), 'text/html; charset=utf-8', url, { maxLinks: 0 });
-  return { url, title: a.page?.title ?? null, text: a.page?.text ?? '' };
-}
-
 /** Fills the two stores in step, timing the commits of each. */
 async function fill(withText, without) {
   const urls = listPageUrls(WEB);
@@ -82,7 +55,7 @@ async function fill(withText, without) {
   for (let i = 0; i < pages; i += batch) {
     const t0 = now();
     const items = [];
-    for (let j = i; j < Math.min(pages, i + batch); j++) items.push(pageAt(urls, j));
+    for (let j = i; j < Math.min(pages, i + batch); j++) items.push(pageAt(tools, urls, j));
     timing.parse += now() - t0;
     for (const [store, key] of [
       [withText, 'text'],
@@ -92,19 +65,7 @@ async function fill(withText, without) {
       const claimed = await store.claim(items.length);
       if (claimed.length !== items.length)
         throw new Error(`claimed ${claimed.length} of ${items.length}`);
-      const outcomes = items.map((p, k) => ({
-        url: p.url,
-        state: 'complete',
-        result: {
-          fetchedAt: fetchedAt + k,
-          status: 200,
-          contentType: 'text/html; charset=utf-8',
-          bytes: p.text.length,
-          title: p.title,
-          relevance: ((i + k) % 100) / 100,
-          ...(key === 'text' ? { text: p.text } : {}),
-        },
-      }));
+      const outcomes = outcomesOf(items, i, fetchedAt, key === 'text');
       const t1 = now();
       await store.commit(outcomes);
       timing[key] += now() - t1;

@@ -138,8 +138,11 @@ function searchSql(phrases: readonly (readonly string[])[]): string {
     CROSS JOIN tot
     CROSS JOIN LATERAL (SELECT ln((tot.n - d.n + 0.5) / (d.n + 0.5)) AS v) l
   ), s AS (
+    -- FTS5's operations in FTS5's order (idf times the quotient, terms summed in query
+    -- order): the same BM25 to the last bit, so that ties break alike on both stores.
     SELECT m.url_id, coalesce(sum(
-      idf.v * (tf.f * (1.2 + 1.0)) / (tf.f + 1.2 * (1 - 0.75 + 0.75 * x.doc_len / (tot.tokens / tot.n)))
+      idf.v * ((tf.f * (1.2 + 1.0)) / (tf.f + 1.2 * (1 - 0.75 + 0.75 * x.doc_len / (tot.tokens / tot.n))))
+      ORDER BY tf.i
     ), 0)::float8 AS bm25
     FROM matched m
     JOIN page_text x ON x.url_id = m.url_id
