@@ -12,7 +12,7 @@
 //  3. The same semantics: for every query of the mix, the pages matching on each store
 //     (as sets) and the hits `Store.search` returns (URLs in order, BM25, snippets) at
 //     the bench's limit and at --check-limit, at the default scoreWeight (0.3) and at 0
-//     (BM25 alone). Prints the number of queries that differ.
+//     (BM25 alone); bench/search-pg-same.ts. Prints the number of queries that differ.
 //  4. Latency of `Store.search` per query class, each store's runs interleaved, with
 //     the ratio PostgreSQL / SQLite.
 //  5. With --alternatives: what the two designs set aside would give on the same pages
@@ -30,14 +30,14 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import Pg from 'pg';
 import { analyzeBody } from '../src/parse/index.js';
-import { ftsMatch, queryTerms } from '../src/search/index.js';
-import { DB_FILE, openPgStore, openStore, type Store, type TextHit } from '../src/store/index.js';
+import { DB_FILE, openPgStore, openStore, type Store } from '../src/store/index.js';
 import { prepareText } from '../src/store/pg-search-index.js';
 import { listPageUrls, pageHtml } from '../src/testweb/index.js';
 import { startPg } from '../test/pg.js';
 import { serverCpuMs } from './scale-pg.js';
 import { type FillPage, outcomesOf, pageAt, QUERIES, WEB } from './search-mix.mjs';
-import { alternatives, pgMatchSql, tsqueries } from './search-pg-alt.js';
+import { alternatives } from './search-pg-alt.js';
+import { sameSemantics } from './search-pg-same.js';
 
 const { values } = parseArgs({
   options: {
@@ -153,144 +153,35 @@ function ftsTables(dir: string): { name: string; bytes: number }[] {
   }
 }
 
+/** A number a statement returns (first row, column n). */
+async function num(c: Pg.Client, sql: string, params: unknown[] = []): Promise<number> {
+  return Number((await c.query<{ n: string }>(sql, params)).rows[0]?.n);
+}
+
+/** Bytes of every table of a schema, with their indexes and TOAST. */
+const schemaBytes = (c: Pg.Client, schema: string) =>
+  num(
+    c,
+    `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c
+     JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind = 'r'`,
+    [schema],
+  );
+
 /** Sizes on PostgreSQL: each search relation and the whole store schema. */
 async function pgSizes(c: Pg.Client, schema: string) {
-  const rel = async (name: string) =>
-    Number(
-      (
-        await c.query<{ n: string }>('SELECT pg_total_relation_size($1::regclass) AS n', [
-          `${schema}.${name}`,
-        ])
-      ).rows[0]?.n,
-    );
-  const one = async (name: string) =>
-    Number(
-      (
-        await c.query<{ n: string }>('SELECT pg_relation_size($1::regclass) AS n', [
-          `${schema}.${name}`,
-        ])
-      ).rows[0]?.n,
-    );
-  const schemaBytes = Number(
-    (
-      await c.query<{ n: string }>(
-        `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c
-         JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = $1 AND c.relkind IN ('r', 'm')`,
-        [schema],
-      )
-    ).rows[0]?.n,
-  );
-  const parts = Number(
-    (await c.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.page_terms`)).rows[0]?.n,
-  );
+  const total = (name: string) =>
+    num(c, 'SELECT pg_total_relation_size($1::regclass) AS n', [`${schema}.${name}`]);
+  const one = (name: string) =>
+    num(c, 'SELECT pg_relation_size($1::regclass) AS n', [`${schema}.${name}`]);
+  const pageTerms = await total('page_terms');
   return {
-    schemaBytes,
-    pageText: await rel('page_text'),
-    pageTerms: await rel('page_terms'),
+    schemaBytes: await schemaBytes(c, schema),
+    pageText: await total('page_text'),
+    pageTerms,
     gin: await one('page_terms_tsv'),
-    termsHeap:
-      (await rel('page_terms')) - (await one('page_terms_tsv')) - (await one('page_terms_pkey')),
-    parts,
+    termsHeap: pageTerms - (await one('page_terms_tsv')) - (await one('page_terms_pkey')),
+    parts: await num(c, `SELECT count(*) AS n FROM ${schema}.page_terms`),
   };
-}
-
-interface Compared {
-  query: string;
-  sqliteMatches: number;
-  pgMatches: number;
-  sameMatches: boolean;
-  sameHits: boolean;
-  sameSnippets: boolean;
-  /** Largest relative difference of a page's BM25 between the stores. */
-  maxBm25Diff: number;
-  /** Where the hits first part, for each search that differs. */
-  firstDiffs: string[];
-}
-
-const hitText = (h: TextHit | undefined) =>
-  h === undefined ? 'none' : `${h.url} (BM25 ${h.bm25}, rank ${h.rank})`;
-
-/** Whether both stores give the same hits, and how far the same page's BM25 are apart. */
-function compareHits(a: readonly TextHit[], b: readonly TextHit[]) {
-  const bm25 = new Map(b.map((h) => [h.url, h.bm25]));
-  let diff = 0;
-  for (const x of a) {
-    const y = bm25.get(x.url);
-    if (y !== undefined) {
-      diff = Math.max(diff, Math.abs(x.bm25 - y) / Math.max(Math.abs(x.bm25), 1e-12));
-    }
-  }
-  const n = Math.max(a.length, b.length);
-  let first = -1;
-  for (let i = 0; i < n && first < 0; i++) {
-    if (a[i]?.url !== b[i]?.url || a[i]?.snippet !== b[i]?.snippet) first = i;
-  }
-  return {
-    same: a.length === b.length && a.every((h, i) => h.url === b[i]?.url),
-    snippets: a.length === b.length && a.every((h, i) => h.snippet === b[i]?.snippet),
-    diff,
-    first:
-      first < 0
-        ? undefined
-        : `#${first + 1}: SQLite ${hitText(a[first])}, PostgreSQL ${hitText(b[first])}`,
-  };
-}
-
-async function sameSemantics(
-  sqlite: Store,
-  sqliteDir: string,
-  pg: Store,
-  c: Pg.Client,
-): Promise<Compared[]> {
-  const db = new Database(join(sqliteDir, DB_FILE), { readonly: true });
-  const sqliteUrls = db.prepare<[string], { url: string }>(
-    'SELECT u.url FROM page_text t JOIN urls u ON u.id = t.rowid WHERE page_text MATCH ?',
-  );
-  const out: Compared[] = [];
-  try {
-    for (const query of Object.values(QUERIES).flat()) {
-      const a = sqliteUrls
-        .all(ftsMatch(queryTerms(query)))
-        .map((r) => r.url)
-        .sort();
-      const tq = tsqueries(query);
-      const b = (
-        await c.query<{ url: string }>(
-          `SELECT u.url FROM urls u WHERE u.id IN (${pgMatchSql(tq.length)})`,
-          tq,
-        )
-      ).rows
-        .map((r) => r.url)
-        .sort();
-      const r: Compared = {
-        query,
-        sqliteMatches: a.length,
-        pgMatches: b.length,
-        sameMatches: a.length === b.length && a.every((u, i) => u === b[i]),
-        sameHits: true,
-        sameSnippets: true,
-        maxBm25Diff: 0,
-        firstDiffs: [],
-      };
-      for (const scoreWeight of [0.3, 0]) {
-        for (const l of [limit, checkLimit]) {
-          const x = await sqlite.search({ query, limit: l, scoreWeight });
-          const y = await pg.search({ query, limit: l, scoreWeight });
-          const cmp = compareHits(x, y);
-          r.sameHits &&= cmp.same;
-          r.sameSnippets &&= cmp.snippets;
-          r.maxBm25Diff = Math.max(r.maxBm25Diff, cmp.diff);
-          if (cmp.first !== undefined) {
-            r.firstDiffs.push(`scoreWeight ${scoreWeight}, limit ${l}: ${cmp.first}`);
-          }
-        }
-      }
-      out.push(r);
-    }
-  } finally {
-    db.close();
-  }
-  return out;
 }
 
 /** Latency of Store.search per query, both stores' runs interleaved. */
@@ -389,14 +280,7 @@ try {
       `  SQLite store              with text ${mib(sqliteWith)}, without ${mib(sqliteWithout)}; FTS5 tables ${mib(ftsTotal)}: ${fts.map((r) => `${r.name} ${mib(r.bytes)}`).join(', ')}`,
     );
     const pw = await pgSizes(c, 'with_text');
-    const pn = Number(
-      (
-        await c.query<{ n: string }>(
-          `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c
-           JOIN pg_namespace s ON s.oid = c.relnamespace WHERE s.nspname = 'without_text' AND c.relkind IN ('r', 'm')`,
-        )
-      ).rows[0]?.n,
-    );
+    const pn = await schemaBytes(c, 'without_text');
     const search = pw.pageText + pw.pageTerms;
     console.log(
       `  PostgreSQL store          with text ${mib(pw.schemaBytes)}, without ${mib(pn)}; page_text + page_terms ${mib(search)}: page_text ${mib(pw.pageText)}, page_terms ${mib(pw.pageTerms)} (${count(pw.parts)} parts; GIN ${mib(pw.gin)}, tsvectors ${mib(pw.termsHeap)})`,
@@ -407,21 +291,8 @@ try {
     const sqlite = await openStore(dirs.text, { readonly: true });
     const pg = await openPgStore(url('with_text'), { readonly: true });
     try {
-      const cmp = await sameSemantics(sqlite, dirs.text, pg, c);
-      console.log(
-        `same semantics: the pages matching each query (as sets), and the hits at limits ${limit} and ${checkLimit}, scoreWeight 0.3 and 0`,
-      );
-      for (const r of cmp) {
-        console.log(
-          `    ${r.query.padEnd(24)} ${count(r.sqliteMatches).padStart(7)} / ${count(r.pgMatches).padStart(7)} matches  ${r.sameMatches ? 'same pages' : 'PAGES DIFFER'}  ${r.sameHits ? 'same hits' : 'HITS DIFFER'}  ${r.sameSnippets ? 'same snippets' : 'SNIPPETS DIFFER'}  BM25 within ${r.maxBm25Diff.toExponential(1)}`,
-        );
-        for (const d of r.firstDiffs) console.log(`      ${d}`);
-      }
-      const differ = cmp.filter((r) => !r.sameMatches || !r.sameHits).length;
-      console.log(
-        `  queries whose matches or hits differ: ${differ} of ${cmp.length}; whose snippets differ: ${cmp.filter((r) => !r.sameSnippets).length}`,
-      );
-      console.log('queries (latency of Store.search, limit ' + limit + ')');
+      await sameSemantics(sqlite, dirs.text, pg, c, [limit, checkLimit]);
+      console.log(`queries (latency of Store.search, limit ${limit})`);
       await latencies(sqlite, pg);
     } finally {
       await sqlite.close();

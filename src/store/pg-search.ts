@@ -142,7 +142,7 @@ function searchSql(phrases: readonly (readonly string[])[]): string {
     -- order): the same BM25 to the last bit, so that ties break alike on both stores.
     SELECT m.url_id, coalesce(sum(
       idf.v * ((tf.f * (1.2 + 1.0)) / (tf.f + 1.2 * (1 - 0.75 + 0.75 * x.doc_len / (tot.tokens / tot.n))))
-      ORDER BY tf.i
+      ${n > 1 ? 'ORDER BY tf.i' : ''}
     ), 0)::float8 AS bm25
     FROM matched m
     JOIN page_text x ON x.url_id = m.url_id
