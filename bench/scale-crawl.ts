@@ -1,13 +1,14 @@
-// Whole crawls (bench/scale.ts, part 2): the test web crawled to its end by the CLI
-// from dist/, as users run it, on the SQLite store and on one PostgreSQL server by
-// 1, 2, 4 processes (a `focuscrawl crawl`, then `focuscrawl worker`s joining once the
-// crawl has sent its first request), each PostgreSQL crawl in a database of its own.
-// Pages are the test web's own count of requests (robots.txt left out); seconds run
-// from the first process's start to the last one's exit.
+// Crawls of the test web (bench/scale.ts, part 2) by the CLI from dist/, as users run
+// it, on the SQLite store and on one PostgreSQL server by 1, 2, 4 processes (a
+// `focuscrawl crawl`, then `focuscrawl worker`s joining once the crawl has sent its
+// first request), each PostgreSQL crawl in a database of its own. Pages are the test
+// web's own count of requests (robots.txt left out).
 //
-// Crawls at a delay run side by side, each with a test web of its own: a whole crawl
-// at the default delay takes as long as its largest host has pages (seconds a page),
-// and uses little CPU; crawls at --delay-ms 0 run one after another.
+// At --delay-ms 0 the crawls are whole (to the end of the web) and run one after
+// another; seconds run from the first process's start to the last one's exit. At a
+// delay the crawls run for `windowS` seconds (--duration), side by side, each with a
+// test web of its own: a whole crawl at the default delay lasts as long as its
+// largest host has pages (the medium web's forum: hours), and uses little CPU.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,6 +35,10 @@ export interface CrawlRun {
   store: 'SQLite' | 'PostgreSQL';
   processes: number;
   pages: number;
+  /** Requests for a host and path asked before in the same crawl (GET and HEAD apart). */
+  repeated: number;
+  /** The first few of them, "METHOD host/path ×n". */
+  repeatedSample: string[];
   /** Distinct hosts asked. */
   hosts: number;
   /** URLs the crawl left waiting or processing when its last process ended (0: whole). */
@@ -50,6 +55,7 @@ export interface CrawlRun {
 
 export interface CrawlResults {
   size: WebSize;
+  windowS: number;
   byDelay: { delayMs: number; sideBySide: boolean; runs: CrawlRun[] }[];
   sizes?: { title: string; sizes: RelationSize[] };
   /** Row changes of the 1-process crawl at --delay-ms 0 (or the first delay). */
@@ -76,13 +82,13 @@ interface Plan {
 
 export async function crawls(
   pg: PgCluster,
-  o: { workers: number[]; delays: number[]; size: WebSize; oneByOne: boolean },
+  o: { workers: number[]; delays: number[]; size: WebSize; oneByOne: boolean; windowS: number },
 ): Promise<CrawlResults> {
   const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-scale-crawl-'));
   const topic = labels({ seed: SEED, size: o.size }).topics.find((t) => t.id === 'grid');
   const topicFile = join(dir, 'topic.json');
   writeFileSync(topicFile, JSON.stringify(topic?.topic));
-  const out: CrawlResults = { size: o.size, byDelay: [] };
+  const out: CrawlResults = { size: o.size, windowS: o.windowS, byDelay: [] };
   const webs: TestWeb[] = [];
   const webFor = async (i: number) => {
     while (webs.length <= i) webs.push(await startTestWeb({ port: 0, seed: SEED, size: o.size }));
@@ -91,6 +97,7 @@ export async function crawls(
 
   /** One crawl (a `crawl` and its workers) on `web`, measured. */
   async function crawl(p: Plan, delayMs: number, web: TestWeb, alone: boolean): Promise<CrawlRun> {
+    const bounded = delayMs > 0;
     // What a local test web needs: its address, and leave to fetch from 127.0.0.1.
     const common = [
       '--topic',
@@ -102,6 +109,7 @@ export async function crawls(
       '--allow-private',
       '--delay-ms',
       String(delayMs),
+      ...(bounded ? ['--duration', `${o.windowS}s`] : []),
       '--quiet',
     ];
     const db = `crawl_${p.processes}_${delayMs}`;
@@ -113,6 +121,7 @@ export async function crawls(
     const from = web.requests.length;
     const cpu0 = serverCpuMs(pg);
     const t0 = performance.now();
+    const startedAt = Date.now();
     const exits: number[] = [];
     const ended = (x: Promise<void>) =>
       x.then(() => {
@@ -125,13 +134,23 @@ export async function crawls(
       ended(cli(['worker', '--store', store, '--quiet'])),
     );
     await Promise.all([first, ...others]);
-    const seconds = (performance.now() - t0) / 1000;
-    const reqs = web.requests.slice(from).filter((r) => r.path !== '/robots.txt');
+    const seconds = bounded ? o.windowS : (performance.now() - t0) / 1000;
+    // A bounded crawl: the requests of its window (workers, started later, stop later).
+    const end = bounded ? startedAt + o.windowS * 1000 : Number.POSITIVE_INFINITY;
+    const reqs = web.requests.slice(from).filter((r) => r.path !== '/robots.txt' && r.ts < end);
     const s = await connectStore(store, { readonly: true });
     const counts = await s.counts();
     await s.close();
+    const asked = new Map<string, number>();
+    for (const r of reqs) {
+      const k = `${r.method} ${r.host}${r.path}`;
+      asked.set(k, (asked.get(k) ?? 0) + 1);
+    }
+    const again = [...asked].filter(([, n]) => n > 1);
     const run: CrawlRun = {
       ...p,
+      repeated: again.reduce((a, [, n]) => a + n - 1, 0),
+      repeatedSample: again.slice(0, 5).map(([k, n]) => `${k} ×${n}`),
       left: counts.waiting + counts.processing,
       exits,
       pages: reqs.length,
@@ -142,7 +161,7 @@ export async function crawls(
     if (alone && p.store === 'PostgreSQL') run.serverCpuMs = serverCpuMs(pg) - cpu0;
     if (p.store === 'PostgreSQL') run.activity = await databaseActivity(pg, db);
     console.error(
-      `  crawl, --delay-ms ${delayMs}, ${p.store} × ${p.processes}: ${run.pages} pages in ${seconds.toFixed(0)} s, ${run.left} URLs left`,
+      `  crawl, --delay-ms ${delayMs}, ${p.store} × ${p.processes}: ${run.pages} pages in ${seconds.toFixed(0)} s, ${run.left} URLs left, ${run.repeated} asked again${run.repeated > 0 ? ` (${run.repeatedSample.join(', ')})` : ''}`,
     );
     if (p.store === 'PostgreSQL' && p.processes === 1 && (delayMs === 0 || !out.changes)) {
       out.changes = {
@@ -167,9 +186,9 @@ export async function crawls(
       const sideBySide = delayMs > 0 && !o.oneByOne;
       let runs: CrawlRun[];
       if (sideBySide) {
-        runs = await Promise.all(
-          plans.map(async (p, i) => crawl(p, delayMs, await webFor(i), false)),
-        );
+        const own: TestWeb[] = [];
+        for (let i = 0; i < plans.length; i++) own.push(await webFor(i));
+        runs = await Promise.all(plans.map((p, i) => crawl(p, delayMs, own[i] as TestWeb, false)));
       } else {
         runs = [];
         for (const p of plans) runs.push(await crawl(p, delayMs, await webFor(0), true));
@@ -188,15 +207,15 @@ export function printCrawls(r: CrawlResults): void {
     const base = d.runs.find((x) => x.store === 'SQLite');
     const baseRate = base === undefined ? 0 : base.pages / base.seconds;
     console.log(
-      `\n### Whole crawls of the ${r.size} test web, --delay-ms ${d.delayMs}${d.sideBySide ? ' (side by side)' : ''}\n\n` +
-        '| store | processes | pages | hosts | URLs left | s | processes ended at (s) | pages/s | vs SQLite | server CPU ms/page | transactions/page | rows read/page | load |\n' +
-        '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
+      `\n### ${d.delayMs > 0 ? `The first ${r.windowS} s of crawls` : 'Whole crawls'} of the ${r.size} test web, --delay-ms ${d.delayMs}${d.sideBySide ? ' (side by side)' : ''}\n\n` +
+        '| store | processes | pages | asked again | hosts | URLs left | s | processes ended at (s) | pages/s | vs SQLite | server CPU ms/page | transactions/page | rows read/page | load |\n' +
+        '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|',
     );
     for (const x of d.runs) {
       const rate = x.pages / x.seconds;
       const a = x.activity;
       console.log(
-        `| ${x.store} | ${x.processes} | ${fmt(x.pages)} | ${x.hosts} | ${fmt(x.left)} | ${fmt(x.seconds, 1)} | ${x.exits.map((e) => fmt(e)).join(', ')} | ${fmt(rate, 1)} | ${baseRate > 0 ? `${fmt(rate / baseRate, 2)}×` : '–'} | ${x.serverCpuMs === undefined ? '–' : fmt(x.serverCpuMs / x.pages, 2)} | ${a ? fmt(a.transactions / x.pages, 1) : '–'} | ${a ? fmt(a.rowsRead / x.pages) : '–'} | ${fmt(x.load, 1)} |`,
+        `| ${x.store} | ${x.processes} | ${fmt(x.pages)} | ${fmt(x.repeated)} | ${x.hosts} | ${fmt(x.left)} | ${fmt(x.seconds, 1)} | ${x.exits.map((e) => fmt(e)).join(', ')} | ${fmt(rate, 1)} | ${baseRate > 0 ? `${fmt(rate / baseRate, 2)}×` : '–'} | ${x.serverCpuMs === undefined ? '–' : fmt(x.serverCpuMs / x.pages, 2)} | ${a ? fmt(a.transactions / x.pages, 1) : '–'} | ${a ? fmt(a.rowsRead / x.pages) : '–'} | ${fmt(x.load, 1)} |`,
       );
     }
   }

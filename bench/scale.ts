@@ -12,7 +12,7 @@
 //
 //   npm run build && node --import tsx bench/scale.ts     # = npm run bench:scale
 //     [--clients 1,2,4,8,16] [--seconds 10] [--frontier 200000] [--batch 32] [--resend 3]
-//     [--workers 1,2,4] [--delays 1000,0] [--size medium] [--one-by-one]
+//     [--workers 1,2,4] [--delays 1000,0] [--size medium] [--window-s 600] [--one-by-one]
 //     [--skip-store] [--skip-crawl]
 import { parseArgs } from 'node:util';
 import { startPg } from '../test/pg.js';
@@ -34,6 +34,7 @@ const { values } = parseArgs({
     'skip-store': { type: 'boolean', default: false },
     'skip-crawl': { type: 'boolean', default: false },
     'one-by-one': { type: 'boolean', default: false },
+    'window-s': { type: 'string', default: '600' },
   },
 });
 const list = (s: string) => s.split(',').map(Number);
@@ -60,6 +61,7 @@ try {
       delays: list(values.delays),
       size,
       oneByOne: values['one-by-one'],
+      windowS: Number(values['window-s']),
     });
     printCrawls(r);
     if (r.changes !== undefined) printChanges(r.changes.title, r.changes.tables, r.changes.pages);

@@ -309,6 +309,33 @@ export function queueConformance(factory: StoreFactory): void {
     assert.deepEqual([s.discovered, s.counts.processing, s.counts.waiting], [1, 1, 0]);
   });
 
+  test('claim with hosts: a walk past many URLs of one host, ties included, stops at the scan', async ({
+    store,
+  }) => {
+    const at = (host: string, i: number) => `http://${host}.test/${i}`;
+    // 300 URLs of a.test at one priority, then b.test at that priority, c.test below.
+    const many = Array.from({ length: 300 }, (_, i) => ({
+      url: at('a', i),
+      depth: 1,
+      priority: 0.9,
+    }));
+    await store.addUrls([
+      ...many,
+      { url: at('b', 1), depth: 1, priority: 0.9 },
+      { url: at('c', 1), depth: 1, priority: 0.5 },
+    ]);
+    // Looking at no more than 250 URLs: only a.test's first is in reach.
+    assert.deepEqual(
+      (await store.claim(3, { hosts: { perHost: 1, scan: 250 } })).map((c) => c.url),
+      [at('a', 0)],
+    );
+    assert.deepEqual(
+      (await store.claim(3, { hosts: { perHost: 1, scan: 4096 } })).map((c) => c.url),
+      [at('a', 1), at('b', 1), at('c', 1)],
+    );
+    assert.equal((await store.counts()).waiting, 298);
+  });
+
   test('claim with hosts: the best URLs of distinct hosts, skipped hosts left waiting, within the scan', async ({
     store,
   }) => {

@@ -44,11 +44,16 @@ async function take(q: Sql, pick: string, params: unknown[], lease: number | nul
   );
 }
 
+/** The first chunk of a host-aware walk: most claims need no more. */
+const WALK_FIRST = 64;
+
 /**
  * The host-aware claim: walks the best `hosts.scan` URLs in reach (without locking
  * them), takes at most `perHost` per host and none of a skipped host, and claims
  * those it takes; one taken meanwhile by another claimer is passed over for the next
- * of the walk, as if it had not been there.
+ * of the walk, as if it had not been there. The walk reads in chunks that double
+ * (from max(64, 2n)), each after the last row of the one before, so that a claim
+ * among many hosts reads tens of rows, not the whole scan.
  */
 async function claimByHost(
   q: Sql,
@@ -57,37 +62,55 @@ async function claimByHost(
   hosts: NonNullable<Hosts>,
   lease: number | null,
 ): Promise<ClaimedUrl[]> {
-  const w = waitingWhere(queue, 2);
-  const walk = await q<{ id: number; url: string }>(
-    `SELECT id, url FROM urls WHERE ${w.sql} ORDER BY priority DESC, id LIMIT $1`,
-    [hosts.scan, ...w.params],
-  );
+  const w1 = waitingWhere(queue, 2);
+  const wn = waitingWhere(queue, 4);
   const taken = new Map<string, number>();
   const out: ClaimedUrl[] = [];
-  let i = 0;
-  while (out.length < n && i < walk.length) {
-    const picks: number[] = [];
-    const pending = new Map<number, string>();
-    for (; i < walk.length && out.length + picks.length < n; i++) {
-      const r = walk[i] as { id: number; url: string };
-      const host = hostOf(r.url) ?? '';
-      if (hosts.skip.has(host) || (taken.get(host) ?? 0) >= hosts.perHost) continue;
-      taken.set(host, (taken.get(host) ?? 0) + 1);
-      picks.push(r.id);
-      pending.set(r.id, host);
-    }
-    if (picks.length === 0) break;
-    const got = await take(
-      q,
-      `SELECT id FROM urls WHERE id = ANY($2::bigint[]) AND state = 0 AND retry_at IS NULL
-       ORDER BY id FOR UPDATE SKIP LOCKED`,
-      [picks],
-      lease,
+  let walked = 0;
+  let chunk = Math.max(WALK_FIRST, 2 * n);
+  let after: { priority: number; id: number } | undefined;
+  while (out.length < n && walked < hosts.scan) {
+    const limit = Math.min(chunk, hosts.scan - walked);
+    chunk *= 2;
+    // After the last row read, in the index's order (priority DESC, id).
+    const walk = await q<{ id: number; url: string; priority: number }>(
+      after === undefined
+        ? `SELECT id, url, priority FROM urls WHERE ${w1.sql}
+           ORDER BY priority DESC, id LIMIT $1`
+        : `SELECT id, url, priority FROM urls WHERE ${wn.sql}
+             AND priority <= $2 AND (priority < $2 OR id > $3)
+           ORDER BY priority DESC, id LIMIT $1`,
+      after === undefined ? [limit, ...w1.params] : [limit, after.priority, after.id, ...wn.params],
     );
-    for (const r of got) pending.delete(r.id);
-    // The ones another claimer took first: their hosts may take the next ones.
-    for (const host of pending.values()) taken.set(host, (taken.get(host) ?? 1) - 1);
-    out.push(...got);
+    walked += walk.length;
+    const last = walk.at(-1);
+    if (last !== undefined) after = { priority: last.priority, id: last.id };
+    let i = 0;
+    while (out.length < n && i < walk.length) {
+      const picks: number[] = [];
+      const pending = new Map<number, string>();
+      for (; i < walk.length && out.length + picks.length < n; i++) {
+        const r = walk[i] as { id: number; url: string };
+        const host = hostOf(r.url) ?? '';
+        if (hosts.skip.has(host) || (taken.get(host) ?? 0) >= hosts.perHost) continue;
+        taken.set(host, (taken.get(host) ?? 0) + 1);
+        picks.push(r.id);
+        pending.set(r.id, host);
+      }
+      if (picks.length === 0) break;
+      const got = await take(
+        q,
+        `SELECT id FROM urls WHERE id = ANY($2::bigint[]) AND state = 0 AND retry_at IS NULL
+         ORDER BY id FOR UPDATE SKIP LOCKED`,
+        [picks],
+        lease,
+      );
+      for (const r of got) pending.delete(r.id);
+      // The ones another claimer took first: their hosts may take the next ones.
+      for (const host of pending.values()) taken.set(host, (taken.get(host) ?? 1) - 1);
+      out.push(...got);
+    }
+    if (walk.length < limit) break;
   }
   return out;
 }
