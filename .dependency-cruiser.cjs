@@ -18,7 +18,7 @@ const LAYERS = [
   ['crawl'],
   ['export', 'watch'],
   ['report'],
-  ['evaluate'],
+  ['evaluate', 'serve'],
   ['cli'],
 ];
 

@@ -2,7 +2,11 @@
 // deleted, or that tsconfig.build.json leaves out (tests, test kits, the store's
 // conformance suite). tsc only ever adds files, and `files` in package.json publishes
 // all of dist/. Run after `tsc -p tsconfig.build.json`.
-import { readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+//
+// It also copies what the build does not compile: the dashboard's files
+// (src/serve/assets, served by `focuscrawl serve`) to dist/serve/assets, afresh, so
+// that a file deleted from the sources is gone from dist/ too.
+import { cpSync, existsSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
@@ -23,6 +27,9 @@ const built = new Set(
 );
 const OUTPUT = /(\.d\.ts\.map|\.d\.ts|\.js\.map|\.js)$/;
 
+/** Folders copied as they are, not built: never pruned. */
+const COPIED = ['serve/assets'];
+
 let removed = 0;
 function prune(dir) {
   let entries;
@@ -33,6 +40,7 @@ function prune(dir) {
   }
   for (const name of entries) {
     const p = join(dir, name);
+    if (COPIED.includes(relative(outDir, p).split('\\').join('/'))) continue;
     if (statSync(p).isDirectory()) {
       prune(p);
       if (readdirSync(p).length === 0) rmdirSync(p);
@@ -47,3 +55,10 @@ function prune(dir) {
 }
 prune(outDir);
 if (removed > 0) console.log(`prune-dist: removed ${removed} stale file(s) from dist/`);
+
+for (const folder of COPIED) {
+  const from = join(rootDir, folder);
+  const to = join(outDir, folder);
+  rmSync(to, { recursive: true, force: true });
+  if (existsSync(from)) cpSync(from, to, { recursive: true });
+}

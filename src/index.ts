@@ -23,6 +23,15 @@ export * from './relevance/index.js';
 export { buildReport, type ReportOptionsInput, writeReport } from './report/index.js';
 export * from './schedule/index.js';
 export {
+  openApi,
+  type ServeOptionsInput,
+  type Server,
+  type StartServerInput,
+  startServer,
+} from './serve/index.js';
+export {
+  type ActivityBucket,
+  type Browse,
   type ClaimDueOptions,
   type ClaimedUrl,
   type Claims,
@@ -41,13 +50,17 @@ export {
   type Leases,
   type LinkGraph,
   type LinkRecord,
+  type LinkRow,
   MemoryStore,
   type NewUrl,
   type Outcome,
   openStore,
   type PageLink as StoredLink,
+  type PageQuery,
   type PageRecord,
+  type PageRow,
   type PageScores,
+  type PageSort,
   type Records,
   type RecordVisitsResult,
   type RevisitRecord,

@@ -27,6 +27,9 @@ Commands:
                                           export a store's tables (--what pages --state complete:
                                           the kept pages only)
   report --store DIR --out FILE.html      self-contained HTML report with charts
+  serve --store DIR|URL [--port 8080] [--host 127.0.0.1] [--token T] [--read-only]
+                                          a dashboard and a REST API over a store: watch,
+                                          pause, stop, re-threshold a running crawl
   rank --store DIR [--w1 0.6 --w2 0.4 --damping 0.8]
                                           PageRank (or HITS) and the final score P of kept pages
   search --store DIR "words" [--limit N] [--json]
@@ -127,6 +130,7 @@ const commands: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./commands/status.js')).statusCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
   rank: async () => (await import('./commands/rank.js')).rankCommand,
   search: async () => (await import('./commands/search.js')).searchCommand,
   extract: async () => (await import('./commands/extract.js')).extractCommand,

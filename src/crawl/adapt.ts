@@ -27,6 +27,7 @@ import {
   type TopicHistory,
   type TopicKeyword,
 } from '../relevance/index.js';
+import { manualTopicChange } from './control.js';
 import type { SharedJob } from './coordination.js';
 import type { FeedBatch } from './feed.js';
 import type { CrawlOptions } from './options.js';
@@ -61,6 +62,8 @@ export class Adaptation implements SharedJob {
   readonly #topic: TopicAdapter | null;
   /** The model in force: replaced when the topic vector changes. */
   model: RelevanceModel;
+  /** Keywords set by hand (`setWeights`) while the topic does not adapt. */
+  #manual: TopicKeyword[] | null = null;
 
   private constructor(
     s: Setup,
@@ -155,6 +158,47 @@ export class Adaptation implements SharedJob {
     t.history.keywords = Object.fromEntries(keywords.map((k) => [k.word, k.weight]));
     this.#events.topic(topicChange);
     await store.setMeta(META_TOPIC_HISTORY, t.history);
+    await c.published('topic');
+  }
+
+  /**
+   * Sets the threshold by hand (the control channel, control.ts): the change (rule
+   * `manual`) is told and recorded as the rules' changes are.
+   */
+  async setThreshold(value: number, fetchedTotal: number): Promise<void> {
+    const policy = this.#s.threshold;
+    const change = policy.set(value, 'manual', Date.now(), fetchedTotal);
+    if (change === null) return;
+    this.#events.threshold(change);
+    const c = this.#s.coordination;
+    if (!c.isCoordinator()) return;
+    await this.#s.store.setMeta(META_THRESHOLD, policy.history());
+    await c.published('threshold');
+  }
+
+  /**
+   * Replaces the topic's keyword weights by hand (the control channel, control.ts): the
+   * model in force here; and, by the coordinator, the store's keywords and the topic
+   * history (a change with rule `manual`). A topic that adapts goes on from them.
+   */
+  async setWeights(keywords: TopicKeyword[], fetchedTotal: number): Promise<void> {
+    const t = this.#topic;
+    const before = t?.current ?? this.#manual ?? this.#s.topic.keywords;
+    const change = manualTopicChange(this.#s.topic.keywords, before, keywords, fetchedTotal);
+    this.model = createRelevanceModel(this.#modelName, { ...this.#s.topic, keywords });
+    if (t !== null) t.current = keywords;
+    else this.#manual = keywords;
+    const c = this.#s.coordination;
+    if (c.self !== undefined) change.by = c.self;
+    this.#events.topic(change);
+    if (!c.isCoordinator()) return;
+    const store = this.#s.store;
+    const history = t?.history ??
+      (await store.getMeta<TopicHistory>(META_TOPIC_HISTORY)) ?? { changes: [], keywords: {} };
+    appendCapped(history.changes, change);
+    history.keywords = Object.fromEntries(keywords.map((k) => [k.word, k.weight]));
+    await store.setKeywords(history.keywords);
+    await store.setMeta(META_TOPIC_HISTORY, history);
     await c.published('topic');
   }
 

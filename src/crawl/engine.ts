@@ -21,6 +21,7 @@ import { createStrategy, HostDispatch } from '../frontier/index.js';
 import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import { Claimer } from './claimer.js';
+import { ControlWatch } from './control.js';
 import { type EngineHooks, KEEP_ALIVE_POLL_MS } from './engine-hooks.js';
 import { Healing } from './healing.js';
 import { HostReadiness } from './host-ready.js';
@@ -84,6 +85,8 @@ export class Engine {
   readonly #heal: Healing;
 
   readonly #hooks: EngineHooks;
+  /** Pause, stop, threshold and weights asked through the store (control.ts). */
+  #control: ControlWatch | null = null;
   /** The site model's link filter and its counts, when the crawl has one. */
   readonly siteFilter: SiteFilter | undefined;
 
@@ -216,6 +219,11 @@ export class Engine {
       await store.setMeta(META_SITE_MODEL, this.#s.siteModel);
     await this.#heal.requeue(this.#f, this.#s.warnings);
     await this.#keeper.start(this.#emit);
+    this.#control = await ControlWatch.forRun(this.#s, this.#keeper, () => this.#f.fetchedTotal, {
+      wake: () => this.#wake.notify(),
+      stop: () => this.stop('stopped'),
+      warn: (m) => this.#emit('warning', m),
+    });
     this.#emit('start', {
       resumed: this.#s.resumed,
       recovered: this.#s.recovered,
@@ -245,6 +253,7 @@ export class Engine {
       clearInterval(tick);
       clearInterval(flushTimer);
       this.#o.signal?.removeEventListener('abort', onAbort);
+      await this.#control?.close();
     }
     try {
       while (this.#active > 0) await this.#wake.wait();
@@ -289,7 +298,9 @@ export class Engine {
       const probes = this.#settle.due(now);
       if (probes.length > 0) this.#dispatch.push(probes);
       const gate = this.#hooks.gate;
-      while (this.#active < this.#concurrency) {
+      // Paused (control.ts): nothing starts, and no timer is set for what waits.
+      const paused = this.#control?.paused === true;
+      while (!paused && this.#active < this.#concurrency) {
         if (gate !== undefined && !gate.ready()) {
           if (this.#dispatch.size > 0) this.#ready.wakeAt(gate.nextAt());
           break;
@@ -304,7 +315,8 @@ export class Engine {
         this.#dispatch.release(c.url);
       }
       // URLs held back by their host's delay: try again when the first is due.
-      if (this.#active < this.#concurrency) this.#ready.wakeAt(this.#dispatch.nextReadyAt);
+      if (!paused && this.#active < this.#concurrency)
+        this.#ready.wakeAt(this.#dispatch.nextReadyAt);
       const budget = this.#budget();
       // URLs held for unreachable hosts do not keep a spent budget's run going.
       const idle = this.#active === 0 && this.#dispatch.size === 0 && !this.#claimer.busy;

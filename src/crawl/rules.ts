@@ -95,10 +95,23 @@ export class RuleKeeper {
   }
 
   #jobs(fetchedTotal: number): Promise<void> {
-    const run = async () => {
+    return this.#inTurn(async () => {
       await this.#s.coordination.exchange();
       await this.#adaptation?.afterCommit(fetchedTotal);
       await this.#ordering?.afterCommit(fetchedTotal);
+    });
+  }
+
+  /** A threshold or keyword weights set by hand (control.ts), in turn with the jobs. */
+  manual(change: (a: Adaptation) => Promise<void>): Promise<void> {
+    return this.#inTurn(async () => {
+      if (this.#adaptation !== null) await change(this.#adaptation);
+    });
+  }
+
+  #inTurn(job: () => Promise<void>): Promise<void> {
+    const run = async () => {
+      await job();
       this.#refresh();
     };
     const next = this.#turn.then(run, run);

@@ -64,6 +64,11 @@ export class SharedThreshold implements ThresholdPolicy, SharedJob {
     return this.#c.isCoordinator() ? this.#policy.step(now, fetchedTotal) : null;
   }
 
+  /** Sets the threshold by hand (control.ts), in every process: each applies the control itself. */
+  set(value: number, rule: string, now: number, fetchedTotal: number): ThresholdChange | null {
+    return this.#policy.set(value, rule, now, fetchedTotal);
+  }
+
   history(): ThresholdHistory {
     return this.#policy.history();
   }

@@ -54,6 +54,12 @@ export const ErrorCodes = {
     'A host stayed unreachable (DNS failure, refused connection, timeouts) past the limit; its URLs were failed together without being sent.',
   FC_ERR_EXTRACT_RULES:
     'A field extraction rule file cannot be read or is invalid (the message names the file, line, rule set and field).',
+  FC_ERR_UNAUTHORIZED:
+    'A request to `focuscrawl serve` lacks the token its route needs, or gives a wrong one (HTTP 401).',
+  FC_ERR_FORBIDDEN:
+    "A request to `focuscrawl serve` is refused: a control route of a read-only server, or a Host header that is not the loopback server's (HTTP 403).",
+  FC_ERR_NOT_FOUND:
+    'What a request to `focuscrawl serve` names does not exist: the route, the page, its stored body, a file (HTTP 404).',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
@@ -134,6 +140,9 @@ export const SitemapTooLargeError = define(
   false,
 );
 export const ExtractRulesError = define('FC_ERR_EXTRACT_RULES', 'ExtractRulesError', false);
+export const UnauthorizedError = define('FC_ERR_UNAUTHORIZED', 'UnauthorizedError', false);
+export const ForbiddenError = define('FC_ERR_FORBIDDEN', 'ForbiddenError', false);
+export const NotFoundError = define('FC_ERR_NOT_FOUND', 'NotFoundError', false);
 
 export function isFocusCrawlError(e: unknown): e is FocusCrawlError {
   return e instanceof FocusCrawlError;
@@ -176,6 +185,9 @@ const BY_CODE: Record<
   FC_ERR_SITEMAP_TOO_LARGE: SitemapTooLargeError,
   FC_ERR_HOST_UNREACHABLE: HostUnreachableError,
   FC_ERR_EXTRACT_RULES: ExtractRulesError,
+  FC_ERR_UNAUTHORIZED: UnauthorizedError,
+  FC_ERR_FORBIDDEN: ForbiddenError,
+  FC_ERR_NOT_FOUND: NotFoundError,
 };
 
 /** An error as plain data, to cross a thread or process boundary. */

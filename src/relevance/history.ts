@@ -24,7 +24,8 @@ export interface ThresholdChange {
   to: number;
   /**
    * Which rule moved it: `iterative` (a step of DESIGN 1.2), `converged` (the
-   * iterative threshold froze), `alpha`, `beta`, `gamma` (DESIGN 1.5 rules 1–3).
+   * iterative threshold froze), `alpha`, `beta`, `gamma` (DESIGN 1.5 rules 1–3),
+   * `manual` (set by hand through the control channel, docs/api.md).
    */
   rule: string;
   /**
@@ -61,6 +62,8 @@ export interface TopicChange {
   top: [word: string, weight: number][];
   /** The process that made the change (as `ThresholdChange.by`). */
   by?: string;
+  /** `manual` when the weights were set by hand (the control channel, docs/api.md); absent for a re-estimation. */
+  rule?: string;
 }
 
 export interface TopicHistory {

@@ -57,6 +57,14 @@ export interface ThresholdPolicy {
    * when the threshold moved (or froze), null otherwise.
    */
   step(now: number, fetchedTotal: number): ThresholdChange | null;
+  /**
+   * Sets the threshold by hand (the control channel of `focuscrawl serve`), recording
+   * the change with `rule` (`manual`); returns it, or null when the value is the one in
+   * force. An iterative threshold goes on from it (its next estimate starts there; a
+   * frozen one stays frozen at it), an adaptive one moves from it by its rules (clamped
+   * to [min, max] only by those). A value outside [0, 1] throws `InvalidOptionError`.
+   */
+  set(value: number, rule: string, now: number, fetchedTotal: number): ThresholdChange | null;
   /** The history to store, `state` included so that `createThreshold` can resume. */
   history(): ThresholdHistory;
 }
@@ -297,6 +305,14 @@ function record(core: Core, at: number, fetched: number, to: number, rule: strin
   return { ...change };
 }
 
+/** A hand-set value (`ThresholdPolicy.set`): checked, then recorded unless it is in force. */
+function setByHand(core: Core, value: number, rule: string, at: number, fetched: number) {
+  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) {
+    throw new InvalidOptionError(`threshold: expected a number in [0, 1], got ${value}`);
+  }
+  return value === core.value ? null : record(core, at, fetched, value, rule);
+}
+
 function historyOf(core: Core, state: unknown): ThresholdHistory {
   return {
     kind: core.kind,
@@ -357,6 +373,7 @@ function fixedPolicy(spec: { value: number }, core: Core): ThresholdPolicy {
     frozen: false,
     observe() {},
     step: () => null,
+    set: (value, rule, now, fetchedTotal) => setByHand(core, value, rule, now, fetchedTotal),
     history: () => historyOf(core, undefined),
   };
 }
@@ -433,6 +450,11 @@ function iterativePolicy(
       }
       return record(core, now, fetchedTotal, next, 'iterative');
     },
+    set(value, rule, now, fetchedTotal) {
+      const change = setByHand(core, value, rule, now, fetchedTotal);
+      if (change !== null) estimate = value;
+      return change;
+    },
     history() {
       const bins: [number, number, number][] = [];
       for (let j = 0; j < HISTOGRAM_BINS; j++) {
@@ -491,6 +513,7 @@ function adaptivePolicy(
       if (rule === '' || to === core.value) return null;
       return record(core, now, fetchedTotal, to, rule);
     },
+    set: (value, rule, now, fetchedTotal) => setByHand(core, value, rule, now, fetchedTotal),
     history: () => historyOf(core, { intervals, total, fetched, relevant }),
   };
 }

@@ -11,6 +11,7 @@
  * some contracts only runs their suites (`CONTRACT_SUITES`).
  */
 import { describe } from 'node:test';
+import { browseConformance } from './conformance-browse.js';
 import { claimBasicsConformance } from './conformance-claims.js';
 import { contextConformance } from './conformance-context.js';
 import { dataConformance } from './conformance-data.js';
@@ -53,6 +54,7 @@ export function recordsConformance(factory: StoreFactory): void {
 }
 
 export {
+  browseConformance,
   fieldsConformance,
   leaseConformance,
   linkGraphConformance,
@@ -71,6 +73,7 @@ export const CONTRACT_SUITES: Readonly<Record<string, (factory: StoreFactory) =>
   RunRecords: runRecordsConformance,
   Revisits: revisitConformance,
   ExtractedFields: fieldsConformance,
+  Browse: browseConformance,
 };
 
 /** Every contract's suite, against the stores `factory` makes. */

@@ -6,6 +6,7 @@
  * against a crash of the process (see `docs/store.md` for power loss).
  */
 
+import type { Browse } from './browse.js';
 import type { FieldRecord, FieldStats, FieldsOptions, PageFields } from './field-types.js';
 import type {
   ClaimDueOptions,
@@ -411,6 +412,8 @@ export interface ExtractedFields {
   fieldStats(): Promise<FieldStats[]>;
 }
 
+export type { Browse } from './browse.js';
+
 /** The whole store: every contract, and `close`. */
 export interface Store
   extends Frontier,
@@ -421,7 +424,8 @@ export interface Store
     SearchIndex,
     RunRecords,
     Revisits,
-    ExtractedFields {
+    ExtractedFields,
+    Browse {
   /** Waits for pending writes, then releases the store. Later calls throw `StoreError`. */
   close(): Promise<void>;
 }

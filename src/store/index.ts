@@ -2,6 +2,14 @@
 // and memory implementations, leases. The conformance suites are in ./conformance.js.
 
 export type {
+  ActivityBucket,
+  Browse,
+  LinkRow,
+  PageQuery,
+  PageRow,
+  PageSort,
+} from './browse.js';
+export type {
   Claims,
   ExtractedFields,
   Frontier,

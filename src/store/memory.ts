@@ -7,9 +7,11 @@
 
 import { InvalidOptionError, StoreError } from '../errors/index.js';
 import { compressBody } from './bodies.js';
+import type { Browse } from './browse.js';
 import type { ExtractedFields, Revisits, RunRecords } from './contracts.js';
 import { HostPicker } from './host-claim.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner } from './lease.js';
+import { memoryBrowseMethods } from './memory-browse.js';
 import { type Planned, planCommit, stateError } from './memory-commit.js';
 import { FieldBook, memoryFieldMethods } from './memory-fields.js';
 import { MemoryFrontier } from './memory-frontier.js';
@@ -58,13 +60,17 @@ import { SEED_PRIORITY, URL_STATES } from './types.js';
 import * as v from './validate.js';
 
 /**
- * The `Revisits`, `RunRecords` and `ExtractedFields` methods, and `Claims`' of failed
- * attempts, set in the constructor (memory-revisits.ts, memory-runs.ts,
- * memory-fields.ts, memory-retries.ts).
+ * The `Revisits`, `RunRecords`, `ExtractedFields` and `Browse` methods, and `Claims`'
+ * of failed attempts, set in the constructor (memory-revisits.ts, memory-runs.ts,
+ * memory-fields.ts, memory-browse.ts, memory-retries.ts).
  */
-export interface MemoryStore extends Revisits, RunRecords, ExtractedFields, MemoryRetryMethods {}
+export interface MemoryStore
+  extends Revisits,
+    RunRecords,
+    ExtractedFields,
+    Browse,
+    MemoryRetryMethods {}
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class MemoryStore extends OutcomeShortcuts implements Store {
   readonly #f = new MemoryFrontier();
   readonly #urls = this.#f.urls;
@@ -98,7 +104,8 @@ export class MemoryStore extends OutcomeShortcuts implements Store {
       records: this.#r,
       totals: this.#t,
     });
-    Object.assign(this, rv, memoryRunRecords(open), fields, retries);
+    const browse = memoryBrowseMethods({ open, urls: this.#urls, records: this.#r });
+    Object.assign(this, rv, memoryRunRecords(open), fields, retries, browse);
   }
   readonly #seeds = new Set<string>();
   readonly #pending = new Set<Promise<unknown>>();

@@ -381,7 +381,14 @@ describe('SQLite store migrations', () => {
         )
         .pluck()
         .all();
-      assert.deepEqual(indexes, ['urls_hash', 'urls_processing', 'urls_retry', 'urls_waiting']);
+      assert.deepEqual(indexes, [
+        'urls_final',
+        'urls_hash',
+        'urls_host',
+        'urls_processing',
+        'urls_retry',
+        'urls_waiting',
+      ]);
       assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
       assert.throws(() => db.prepare('SELECT 1 FROM urls_v5'), /no such table/);
       assert.deepEqual(db.prepare('SELECT due_at, visits FROM revisits').all(), [

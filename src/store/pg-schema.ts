@@ -260,10 +260,31 @@ CREATE VIEW redirect AS
 `;
 
 /**
+ * The host of `urls.url` (what follows `://` up to the first `/`, `:`, `?` or `#`; an
+ * IPv6 address with its brackets): the expression `urls_host` indexes, which a query
+ * must write exactly so. Part of version 2: never edit it.
+ */
+export const PG_HOST_SQL = "substring(u.url from '^[a-z]+://(\\[[^]]*\\]|[^/:?#]*)')";
+
+/**
+ * Version 2: browsing (`listPages`, browse.ts, pg-browse.ts). Pages in order of their
+ * relevance, fetch time and final score, through an index each ending with the URL
+ * id; and the URLs of a host, indexed for the final states only, so that the crawl's
+ * inserts of new URLs pay nothing for it. (`urls_state (state, id)` of version 1
+ * serves the URLs of a state in id order.)
+ */
+const V2 = `
+CREATE INDEX urls_host ON urls ((${PG_HOST_SQL.replace('u.url', 'url')}), id) WHERE state >= 2;
+CREATE INDEX pages_relevance ON pages (relevance, url_id);
+CREATE INDEX pages_fetched ON pages (fetched_at, url_id);
+CREATE INDEX pages_score ON pages (score, url_id);
+`;
+
+/**
  * PG_MIGRATIONS[v] brings a store from version v to v + 1, in the transaction that
  * records the new version. Append only: never edit a released step.
  */
-export const PG_MIGRATIONS: readonly string[] = [V1];
+export const PG_MIGRATIONS: readonly string[] = [V1, V2];
 
 /** The PostgreSQL schema version this code writes. */
 export const PG_SCHEMA_VERSION = PG_MIGRATIONS.length;

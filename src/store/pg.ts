@@ -5,10 +5,11 @@
  * any number of processes never share a URL (`FOR UPDATE SKIP LOCKED`), and every
  * write checks the claim it finishes under the lease it names. The methods live
  * with their contract: pg-frontier.ts, pg-claims.ts, pg-commit.ts, pg-read.ts,
- * pg-fields.ts, pg-search.ts, pg-revisits.ts. Open one with `openPgStore`.
+ * pg-fields.ts, pg-search.ts, pg-revisits.ts, pg-browse.ts. Open one with `openPgStore`.
  */
 
 import { StoreError } from '../errors/index.js';
+import type { Browse } from './browse.js';
 import type {
   Claims,
   ExtractedFields,
@@ -22,6 +23,7 @@ import type {
   Store,
 } from './contracts.js';
 import { type BodyPlace, DATABASE_BODIES } from './pg-bodies.js';
+import { browseMethods } from './pg-browse.js';
 import { claimMethods } from './pg-claims.js';
 import { commitMethods } from './pg-commit.js';
 import { type LockClientFactory, PgCoordinator } from './pg-coordinator.js';
@@ -52,7 +54,8 @@ export interface PgStore
     SearchIndex,
     RunRecords,
     Revisits,
-    ExtractedFields {}
+    ExtractedFields,
+    Browse {}
 
 export class PgStore extends OutcomeShortcuts implements Store {
   readonly #db: PgDb;
@@ -76,6 +79,7 @@ export class PgStore extends OutcomeShortcuts implements Store {
       fieldMethods(db),
       searchMethods(db),
       revisitMethods(db, bodies),
+      browseMethods(db),
     );
   }
 

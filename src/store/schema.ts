@@ -392,10 +392,37 @@ CREATE VIEW error AS
 `;
 
 /**
+ * The host of `url` in SQL: what follows `://` up to the first `/`, `:`, `?` or `#`
+ * (an IPv6 address: up to its `]`). The same as `hostOf` for the canonical URLs a
+ * crawl stores. Part of version 11: never edit it.
+ */
+const AFTER_SCHEME = "substr(url, instr(url, '://') + 3)";
+const HOST_SQL = `CASE WHEN substr(${AFTER_SCHEME}, 1, 1) = '[' THEN substr(${AFTER_SCHEME}, 1, instr(${AFTER_SCHEME}, ']'))
+  ELSE substr(${AFTER_SCHEME}, 1, min(${['/', ':', '?', '#']
+    .map((c) => `instr(${AFTER_SCHEME} || '${c}', '${c}')`)
+    .join(', ')}) - 1) END`;
+
+/**
+ * Version 11: browsing (`listPages`, browse.ts). Pages in order of their relevance,
+ * fetch time and final score, through an index each (ending with the URL id, the
+ * rowid); `urls.host`, a virtual column (computed when read: no row is rewritten);
+ * and the URLs in final states by host and by state (partial indexes: the crawl's
+ * inserts of new URLs pay nothing for them).
+ */
+const V11 = `
+ALTER TABLE urls ADD COLUMN host TEXT GENERATED ALWAYS AS (${HOST_SQL}) VIRTUAL;
+CREATE INDEX urls_host ON urls (host) WHERE state >= 2;
+CREATE INDEX urls_final ON urls (state) WHERE state >= 2;
+CREATE INDEX pages_relevance ON pages (relevance);
+CREATE INDEX pages_fetched ON pages (fetched_at);
+CREATE INDEX pages_score ON pages (score);
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,12 +9,14 @@
 import type { Database } from 'better-sqlite3';
 import { FocusCrawlError, InvalidOptionError, StoreError } from '../errors/index.js';
 import type { BodyFiles } from './bodies.js';
+import type { Browse } from './browse.js';
 import type { ExtractedFields, Revisits, RunRecords } from './contracts.js';
 import { hash53 } from './hash.js';
 import { KnownCache } from './known-cache.js';
 import { checkCommitOptions, checkLeaseId, checkLeaseOwner, leaseLostError } from './lease.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
+import { sqliteBrowseMethods } from './sqlite-browse.js';
 import { type CommitContext, commitOutcomes } from './sqlite-commit.js';
 import { fieldMethods } from './sqlite-fields.js';
 import { SqliteLeases } from './sqlite-leases.js';
@@ -76,11 +78,11 @@ import { type EncodedOutcome, encodeOutcomes } from './wire.js';
 const CACHE_URLS = 20_000;
 
 /**
- * The `Revisits`, `RunRecords` and `ExtractedFields` methods, and `Claims`' of failed
- * attempts, set in the constructor (sqlite-revisit-api.ts, sqlite-runs.ts,
- * sqlite-fields.ts, sqlite-retries.ts).
+ * The `Revisits`, `RunRecords`, `ExtractedFields` and `Browse` methods, and `Claims`'
+ * of failed attempts, set in the constructor (sqlite-revisit-api.ts, sqlite-runs.ts,
+ * sqlite-fields.ts, sqlite-browse.ts, sqlite-retries.ts).
  */
-export interface SqliteStore extends Revisits, RunRecords, ExtractedFields, RetryMethods {}
+export interface SqliteStore extends Revisits, RunRecords, ExtractedFields, Browse, RetryMethods {}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class SqliteStore extends OutcomeShortcuts implements Store {
@@ -137,7 +139,8 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     });
     const fields = fieldMethods({ db, sync, find: this.#find, tx });
     const retries = retryMethods({ db, sync, tx: (op, fn) => this.#tx(op, fn) });
-    Object.assign(this, rv, runRecordMethods(tx, this.#r), fields, retries);
+    const browse = sqliteBrowseMethods(db, this.#find, sync);
+    Object.assign(this, rv, runRecordMethods(tx, this.#r), fields, retries, browse);
     this.#commits = {
       sync,
       index: (op) => this.#index(op),

@@ -12,6 +12,7 @@
 import type { Worker } from 'node:worker_threads';
 import { type ErrorData, errorFromData, InvalidOptionError, StoreError } from '../errors/index.js';
 import { type HeapLimits, startWorker } from '../thread/index.js';
+import type { ActivityBucket, LinkRow, PageQuery, PageRow } from './browse.js';
 import type { FieldRecord, FieldStats, FieldsOptions, PageFields } from './field-types.js';
 import { checkCommitOptions } from './lease.js';
 import type { StoreOptionsInput } from './options.js';
@@ -364,6 +365,22 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
 
   revisitTotals(now?: number): Promise<RevisitTotals> {
     return this.#call('revisitTotals', now === undefined ? [] : [now]);
+  }
+
+  listPages(q?: PageQuery): Promise<{ items: PageRow[]; next: string | null }> {
+    return this.#call('listPages', q === undefined ? [] : [q]);
+  }
+
+  pageLinks(url: string, o: { direction: 'in' | 'out'; limit?: number }): Promise<LinkRow[]> {
+    return this.#call('pageLinks', [url, o]);
+  }
+
+  urlHistory(url: string): Promise<HistoryRecord[]> {
+    return this.#call('urlHistory', [url]);
+  }
+
+  activity(o: { bucketMs: number; since?: number }): Promise<ActivityBucket[]> {
+    return this.#call('activity', [o]);
   }
 
   async readBody(url: string): Promise<Buffer | null> {

@@ -219,6 +219,7 @@ describe('every flag sets an option of the schemas', () => {
       'progress-every',
       'quiet',
       'seeds',
+      'serve',
       'store',
       'topic',
       'verbose',
@@ -334,6 +335,7 @@ describe("the docs' tables agree with the schemas and the flags", () => {
       'verbose',
       'log-file',
       'progress-every',
+      'serve',
     ]);
   });
 

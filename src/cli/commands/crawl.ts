@@ -12,6 +12,13 @@ import {
   runOutputFlagsHelp,
   stopOnSignals,
 } from '../run-output.js';
+import {
+  serveFlag,
+  serveFlagHelp,
+  servePort,
+  serveWhile,
+  withServeDefault,
+} from '../serve-flag.js';
 import { withSources } from '../settings.js';
 import { formatSummary } from '../summary.js';
 
@@ -37,6 +44,7 @@ resumes the crawl; Ctrl-C stops it gracefully (twice: at once, still safely).
   --seeds FILE|URL...          seed URLs, or files with one URL per line (repeatable; extra
                                arguments are seeds too)
 ${crawlFlagsHelp}
+${serveFlagHelp}
 ${runOutputFlagsHelp}
 
 On a terminal the progress is a line redrawn in place; a narrow one gets short forms,
@@ -56,12 +64,13 @@ export const crawlCommandFlags: FlagSpec = {
   topic: { type: 'string' },
   seeds: { type: 'string', multiple: true },
   ...crawlFlags,
+  ...serveFlag,
   ...runOutputFlags,
   help: { type: 'boolean', short: 'h' },
 };
 
 export async function crawlCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseFlags('crawl', argv, crawlCommandFlags);
+  const p = parseFlags('crawl', withServeDefault(argv), crawlCommandFlags);
   if (bool(p, 'help')) {
     io.out(HELP);
     return 0;
@@ -86,6 +95,12 @@ export async function runCrawl(p: Parsed, io: Io, record: boolean): Promise<numb
   const output = runOutput(settings.parsed, io, options);
   const { json, reporter } = output;
   const run = crawl(options);
+  const serving = serveWhile(
+    servePort(settings.parsed, record ? 'crawl' : 'worker'),
+    run,
+    options.store as string,
+    io,
+  );
   run.on('progress', (x) => reporter.progress(x));
   run.on('page', (x) => reporter.page(x));
   run.on('warning', (x) => reporter.warning(x));
@@ -114,5 +129,6 @@ export async function runCrawl(p: Parsed, io: Io, record: boolean): Promise<numb
   } finally {
     signals.unlisten();
     output.close();
+    await serving.close();
   }
 }

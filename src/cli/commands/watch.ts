@@ -15,6 +15,7 @@ import { fetchFlagsHelp } from '../fetch-flags.js';
 import type { Io } from '../index.js';
 import { EXIT_INTERRUPTED, runOutput, runOutputFlagsHelp, stopOnSignals } from '../run-output.js';
 import type { FetchStats } from '../run-stats.js';
+import { serveFlagHelp, servePort, serveWhile, withServeDefault } from '../serve-flag.js';
 import { crawlCommandFlags, formatSummary } from './crawl.js';
 
 const HELP = `Usage: focuscrawl watch --store DIR --topic FILE --budget N/UNIT [--duration 12h] [options]
@@ -42,6 +43,7 @@ or kill, then the same command again.
   --keep-versions              keep the body of every version found (default: the newest only;
                                needs stored bodies, --store-bodies kept or all)
 ${crawlFlagsHelp}
+${serveFlagHelp}
 ${runOutputFlagsHelp}
                                (with --json-log, revisit, plan and watchEnd events too)
 
@@ -146,7 +148,7 @@ export function formatWatchSummary(s: WatchSummary, store: string, stats?: Fetch
 }
 
 export async function watchCommand(argv: string[], io: Io): Promise<number> {
-  const p = parseFlags('watch', argv, watchCommandFlags);
+  const p = parseFlags('watch', withServeDefault(argv), watchCommandFlags);
   if (bool(p, 'help')) {
     io.out(HELP);
     return 0;
@@ -171,6 +173,7 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
     { ...crawlOptions, store, signal: controller.signal } as Parameters<typeof watch>[0],
     w,
   );
+  const serving = serveWhile(servePort(p, 'watch'), run, store, io);
   run.on('progress', (x) => reporter.progress(x));
   run.on('page', (x) => reporter.page(x));
   run.on('warning', (x) => reporter.warning(x));
@@ -194,5 +197,6 @@ export async function watchCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     signals.unlisten();
     output.close();
+    await serving.close();
   }
 }
