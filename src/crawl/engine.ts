@@ -186,6 +186,11 @@ export class Engine {
   }
 
   /** The page rules in force (kept current as the crawl adapts and learns). */
+  /** Paused through the control channel (control.ts): no request starts. */
+  get paused(): boolean {
+    return this.#control?.paused === true;
+  }
+
   get rules(): PageRules {
     return this.#rules;
   }

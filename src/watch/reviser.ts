@@ -27,6 +27,8 @@ export interface ReviserParts {
   rules: () => PageRules;
   /** Revisits in flight at most. */
   concurrency: number;
+  /** True while the run is paused (the control channel, crawl/control.ts): none starts. */
+  paused: () => boolean;
   /** Keep every changed version's body (`VisitPage.keepVersion`). */
   keepVersions: boolean;
   /** The next due time of a page just visited (the plan's frequency). */
@@ -100,6 +102,7 @@ export class Reviser {
       while (
         this.#inFlight.size < this.#p.concurrency &&
         this.#queue.length > 0 &&
+        !this.#p.paused() &&
         budget.revisitReady()
       ) {
         budget.takeRevisit();

@@ -172,6 +172,7 @@ export class WatchRun extends EventEmitter<WatchEvents> implements PromiseLike<W
       budget,
       rules: () => engine.rules,
       concurrency: w.revisitConcurrency,
+      paused: () => engine.paused,
       keepVersions: w.keepVersions,
       nextDue: (url, at) => {
         const f = freqs.get(url) ?? 0;

@@ -7,6 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { updateControl } from '../../src/crawl/control.js';
 import { openStore, type RevisitRecord, type VisitRecord } from '../../src/store/index.js';
 import { forumThreads, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
 import { watch } from '../../src/watch/index.js';
@@ -146,6 +147,44 @@ test('revisits send the stored validators: a 304 is an unchanged visit, a change
       );
   } finally {
     await store.close();
+  }
+});
+
+test('a paused watch starts no revisit and no new fetch; resumed, it goes on (regression: revisits went on while paused)', async () => {
+  const dir = newDir();
+  const run = watch(
+    { store: dir, topic, seeds: ['http://news.test/'], fetcher: fetcher() },
+    { budget: '80/s', durationMs: 14_000, planIntervalMs: 1_000 },
+  );
+  let revisited = 0;
+  run.on('revisit', () => revisited++);
+  // Wait for revisits to run, then pause through the store, as `focuscrawl serve` does.
+  const t0 = Date.now();
+  while (revisited === 0 && Date.now() - t0 < 9_000) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(revisited > 0, 'no revisit within 9 s');
+  const control = await openStore(dir);
+  try {
+    await updateControl(control, (c) => {
+      c.paused = true;
+    });
+    // The poll (500 ms) and the fetches under way.
+    await new Promise((r) => setTimeout(r, 1_500));
+    const from = Date.now();
+    await new Promise((r) => setTimeout(r, 2_500));
+    const during = web.requests.filter(
+      (q) => q.host === 'news.test' && q.path !== '/robots.txt' && q.ts >= from,
+    ).length;
+    assert.equal(during, 0, `${during} requests while paused`);
+    await updateControl(control, (c) => {
+      c.paused = false;
+    });
+    const resumed = Date.now();
+    const s = await run;
+    const after = web.requests.filter((q) => q.host === 'news.test' && q.ts >= resumed).length;
+    assert.ok(after > 0, 'no request after resuming');
+    assert.equal(s.stopReason, 'duration');
+  } finally {
+    await control.close();
   }
 });
 
