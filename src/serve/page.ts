@@ -3,10 +3,6 @@
  * explanation of its relevance, its links in and out, extracted fields, fetch history
  * and revisits; and its stored body for `/api/page/body`.
  *
- * The store has no lookup of one URL's row: it is found with `listPages` narrowed to
- * the URL's host and its last relevance (the history says it: usually one row), else
- * by walking the host's rows (at most `MAX_WALK_ROWS`).
- *
  * The explanation reads the stored body's visible text as the crawl did (`analyzeBody`)
  * and counts the topic's keywords in it (the keyword model, DESIGN 1.1: f_i counted
  * in text and title; the relevance is the cosine of weights and counts).
@@ -24,14 +20,9 @@ import type {
   UrlState,
   VisitRecord,
 } from '../store/index.js';
-import { hostOf } from '../url/index.js';
 
-/** Rows of a host walked at most to find a URL's row. */
-export const MAX_WALK_ROWS = 10_000;
 /** Links listed each way. */
 export const PAGE_LINKS = 100;
-/** Rows of one `listPages` call. */
-const BATCH = 500;
 
 /** Why a page has its relevance: the topic's keywords counted in its stored text. */
 export interface RelevanceExplanation {
@@ -51,7 +42,7 @@ export interface RelevanceExplanation {
 
 export interface PageDetails {
   url: string;
-  /** The URL's row; null when it is not found (see the module's comment). */
+  /** The URL's row (`store.pageRow`); null when the store does not know the URL. */
   record: PageRow | null;
   state: UrlState | null;
   relevance: RelevanceExplanation;
@@ -59,32 +50,6 @@ export interface PageDetails {
   fields: FieldRecord[];
   history: HistoryRecord[];
   visits: Omit<VisitRecord, 'bodyFile'>[];
-}
-
-/** The row of `url`, or null. */
-export async function findRow(
-  store: Store,
-  url: string,
-  history?: readonly HistoryRecord[],
-): Promise<PageRow | null> {
-  const host = hostOf(url);
-  if (host === null) return null;
-  const h = history ?? (await store.urlHistory(url));
-  const rel = h.at(-1)?.relevance;
-  if (rel !== null && rel !== undefined) {
-    const r = await store.listPages({ host, minRelevance: rel, maxRelevance: rel, limit: BATCH });
-    const hit = r.items.find((p) => p.url === url);
-    if (hit !== undefined) return hit;
-  }
-  let cursor: string | undefined;
-  for (let seen = 0; seen < MAX_WALK_ROWS; seen += BATCH) {
-    const r = await store.listPages({ host, limit: BATCH, ...(cursor ? { cursor } : {}) });
-    const hit = r.items.find((p) => p.url === url);
-    if (hit !== undefined) return hit;
-    if (r.next === null) break;
-    cursor = r.next;
-  }
-  return null;
 }
 
 async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
@@ -143,7 +108,7 @@ async function explain(
 /** Everything about `url` (canonical); NotFoundError when the store does not know it. */
 export async function pageDetails(store: Store, url: string): Promise<PageDetails> {
   const history = await store.urlHistory(url);
-  const record = await findRow(store, url, history);
+  const record = await store.pageRow(url);
   if (record === null && history.length === 0) {
     throw new NotFoundError(`no URL ${url} in the store`, { url });
   }

@@ -97,6 +97,8 @@ export interface Browse {
    * links. `in` reads the link records (they have no index by target).
    */
   pageLinks(url: string, o: { direction: 'in' | 'out'; limit?: number }): Promise<LinkRow[]>;
+  /** The row of `url` as `listPages` lists it (any state), or null for an unknown URL. */
+  pageRow(url: string): Promise<PageRow | null>;
   /** The history rows of `url`, by `fetchedAt`, ties in the order recorded; [] when none. */
   urlHistory(url: string): Promise<HistoryRecord[]>;
   /**

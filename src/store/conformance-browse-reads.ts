@@ -143,6 +143,19 @@ export function browseReadsConformance(factory: StoreFactory): void {
     }
   });
 
+  test('pageRow: each URL’s row as listPages lists it, in any state; null when unknown', async ({
+    store,
+  }) => {
+    await fill(store);
+    const { items } = await store.listPages({ limit: 500 });
+    assert.equal(items.length, 10);
+    for (const row of items) assert.deepEqual(await store.pageRow(row.url), row, row.url);
+    assert.equal((await store.pageRow(A4))?.state, 'waiting');
+    assert.equal((await store.pageRow(C1))?.status, 404);
+    assert.equal(await store.pageRow(UNKNOWN), null);
+    await assert.rejects(store.pageRow('not a url'), isInvalid(/pageRow\(url\)/));
+  });
+
   test('urlHistory: a URL’s rows by fetchedAt, ties in the order recorded', async ({ store }) => {
     await fill(store);
     const r = 'http://r.test/1';

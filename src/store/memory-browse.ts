@@ -108,6 +108,26 @@ export function memoryBrowseMethods(d: MemoryBrowseDeps): Browse {
       return out;
     },
 
+    async pageRow(url) {
+      open('pageRow');
+      checkUrl('pageRow(url)', url);
+      const rec = urls.get(url);
+      if (rec === undefined) return null;
+      const page = records.pageOf(url);
+      const h = page === undefined ? lastRows(records.history()).get(url) : undefined;
+      return {
+        url: rec.url,
+        state: rec.state,
+        host: rowHost(rec.url),
+        depth: rec.depth,
+        relevance: page?.relevance ?? null,
+        rank: page?.score ?? null,
+        title: page?.title ?? null,
+        fetchedAt: page?.fetchedAt ?? h?.fetchedAt ?? null,
+        status: page?.status ?? h?.status ?? null,
+      };
+    },
+
     async urlHistory(url) {
       open('urlHistory');
       checkUrl('urlHistory(url)', url);

@@ -142,6 +142,22 @@ export function browseMethods(db: PgDb): Browse {
       return direction === 'out' ? linksOut(db, url, limit) : linksIn(db, url, limit);
     },
 
+    async pageRow(url) {
+      checkUrl('pageRow(url)', url);
+      return db.read('pageRow', async (sql) => {
+        const [r] = await sql<BrowseRow & Row>(
+          `SELECT u.id, u.url, u.state, u.depth, p.relevance, p.score, p.title, p.fetched_at,
+             p.status, p.url_id IS NOT NULL AS has_page, NULL::double precision AS k
+           FROM urls u LEFT JOIN pages p ON p.url_id = u.id
+           WHERE u.url_key = $1 AND u.url = $2`,
+          [urlKey(url), url],
+        );
+        if (r === undefined) return null;
+        const last = r.has_page ? new Map<number, LastFetch>() : await lastFetches(sql, [r.id]);
+        return pageRow(r, last.get(r.id));
+      });
+    },
+
     async urlHistory(url) {
       checkUrl('urlHistory(url)', url);
       const rows = await db.query<HistoryRow & Row>(

@@ -13,6 +13,7 @@ import {
   type LinkRow,
   linkNeedle,
   linksTo,
+  type PageRow,
   pageOf,
   planPages,
 } from './browse.js';
@@ -48,6 +49,12 @@ function prepare(db: Database) {
       'SELECT fetched_at, status FROM history WHERE url_id = ? ORDER BY fetched_at DESC, id DESC LIMIT 1',
     ),
     linksOf: db.prepare<[number], string>('SELECT links FROM page_links WHERE url_id = ?').pluck(),
+    // One URL's row, as listPages reads it.
+    row: db.prepare<[number], BrowseRow>(
+      `SELECT u.id, u.url, u.state, u.depth, p.relevance, p.score, p.title, p.fetched_at,
+         p.status, p.url_id IS NOT NULL AS has_page, NULL AS k
+       FROM urls u LEFT JOIN pages p ON p.url_id = u.id WHERE u.id = ?`,
+    ),
     relevanceOf: db
       .prepare<[number], number>('SELECT relevance FROM pages WHERE url_id = ?')
       .pluck(),
@@ -185,6 +192,16 @@ export class SqliteBrowse implements Browse {
     }
   }
 
+  async pageRow(url: string): Promise<PageRow | null> {
+    checkUrl('pageRow(url)', url);
+    return this.#guard('pageRow', () => {
+      const id = this.#find(url)?.id;
+      const r = id === undefined ? undefined : this.#q.row.get(id);
+      if (r === undefined) return null;
+      return pageRow(r, r.has_page ? undefined : this.#q.lastFetch.get(r.id));
+    });
+  }
+
   async urlHistory(url: string): Promise<HistoryRecord[]> {
     checkUrl('urlHistory(url)', url);
     return this.#guard('urlHistory', () => {
@@ -209,6 +226,7 @@ export function sqliteBrowseMethods(
   return {
     listPages: (q) => b.listPages(q),
     pageLinks: (url, o) => b.pageLinks(url, o),
+    pageRow: (url) => b.pageRow(url),
     urlHistory: (url) => b.urlHistory(url),
     activity: (o) => b.activity(o),
   };

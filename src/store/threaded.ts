@@ -375,6 +375,10 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
     return this.#call('pageLinks', [url, o]);
   }
 
+  pageRow(url: string): Promise<PageRow | null> {
+    return this.#call('pageRow', [url]);
+  }
+
   urlHistory(url: string): Promise<HistoryRecord[]> {
     return this.#call('urlHistory', [url]);
   }

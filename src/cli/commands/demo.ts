@@ -153,6 +153,7 @@ export async function demoCommand(argv: string[], io: Io): Promise<number> {
         'Explore (from a clone: npx focuscrawl …):',
         `  focuscrawl status --store ${focusedDir}`,
         `  focuscrawl search --store ${focusedDir} "words"`,
+        `  focuscrawl serve --store ${focusedDir}        # the dashboard and the API, on 127.0.0.1:8080`,
         `  focuscrawl export --store ${focusedDir} --what pages --state complete --format csv --out kept.csv`,
       ].join('\n'),
     );
