@@ -22,6 +22,7 @@ Commands:
   watch --store DIR --topic FILE --budget 30/min [--duration 12h] [options]
                                           keep a crawl fresh: new URLs and revisits by change rate
   status --store DIR [--json]             crawl statistics, states, harvest rate, top hosts
+  check --store DIR [--repair]            a store directory whole? page files, indexes; repairs what it can
   export --store DIR --what history|pages|urls|links|changes|records [--format jsonl|csv|...]
          [--state complete|...] [--out FILE]
                                           export a store's tables (--what pages --state complete:
@@ -128,6 +129,7 @@ const commands: Record<string, () => Promise<Command>> = {
   worker: async () => (await import('./commands/worker.js')).workerCommand,
   watch: async () => (await import('./commands/watch.js')).watchCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
+  check: async () => (await import('./commands/check.js')).checkCommand,
   export: async () => (await import('./commands/export.js')).exportCommand,
   report: async () => (await import('./commands/report.js')).reportCommand,
   serve: async () => (await import('./commands/serve.js')).serveCommand,

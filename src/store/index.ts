@@ -9,6 +9,13 @@ export type {
   PageRow,
   PageSort,
 } from './browse.js';
+export {
+  type CheckOptions,
+  type CheckPart,
+  type CheckProblem,
+  type CheckReport,
+  checkStore,
+} from './check.js';
 export type {
   Claims,
   ExtractedFields,
