@@ -6,8 +6,7 @@
 // that cannot be written fails its commit, which then records nothing; a reader
 // without S3 credentials still opens the store.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -16,6 +15,7 @@ import { StoreError } from '../src/errors/index.js';
 import { collect, page } from '../src/store/conformance-kit.js';
 import { openPgStore, type PgStore } from '../src/store/index.js';
 import { md5Hex } from '../src/url/index.js';
+import { tempDir } from '../src/util/testing.js';
 import { type PgCluster, pgSkipReason, startPg } from './pg.js';
 import { type S3Server, startS3 } from './s3.js';
 
@@ -23,7 +23,7 @@ const DB = 'bodies';
 const BUCKET = 'crawl-bodies';
 let pg: PgCluster | undefined;
 let s3: S3Server | undefined;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-pg-bodies-'));
+const root = tempDir('pg-bodies');
 let n = 0;
 
 const storeUrl = (schema: string, bodies?: string) =>
@@ -53,9 +53,11 @@ describe('PostgreSQL store bodies outside the database', { skip: pgSkipReason() 
     Object.assign(process.env, s3.env);
   });
   after(async () => {
-    await s3?.stop();
-    await pg?.stop();
-    rmSync(root, { recursive: true, force: true });
+    try {
+      await s3?.stop();
+    } finally {
+      await pg?.stop();
+    }
   });
 
   test('two machines mounting one directory at different paths read each other’s bodies', async () => {

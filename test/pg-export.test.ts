@@ -1,8 +1,7 @@
 // The SQL export for PostgreSQL, loaded with psql into a real, throwaway cluster
 // (test/pg.ts) and read back. Skipped on a machine without PostgreSQL, except under CI.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -14,9 +13,10 @@ import {
 import { buildRevisitStore } from '../src/export/__fixtures__/revisits.js';
 import { type ExportOptionsInput, exportLines } from '../src/export/index.js';
 import { openStore, type Store } from '../src/store/index.js';
+import { tempDir } from '../src/util/testing.js';
 import { type PgCluster, pgSkipReason, startPg } from './pg.js';
 
-const out = mkdtempSync(join(tmpdir(), 'focuscrawl-pg-export-'));
+const out = tempDir('pg-export');
 
 async function scriptFile(store: Store, o: ExportOptionsInput, name: string): Promise<string> {
   let sql = '';
@@ -52,7 +52,6 @@ describe('SQL export into PostgreSQL', { skip: pgSkipReason() }, () => {
   });
   after(async () => {
     await pg?.stop();
-    rmSync(out, { recursive: true, force: true });
   });
 
   /** Loads the export of `o` into a new database and reads `table` back, in load order. */

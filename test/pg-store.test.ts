@@ -2,13 +2,13 @@
 // schema of one throwaway cluster (test/pg.ts), with the bodies in each of their
 // places: the database, a directory (as every worker would mount it), and an
 // S3-compatible bucket (test/s3.ts, on 127.0.0.1).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { storeConformance } from '../src/store/conformance.js';
 import { openPgStore } from '../src/store/pg-open.js';
+import { tempDir } from '../src/util/testing.js';
 import { type PgCluster, pgSkipReason, startPg } from './pg.js';
 import { type S3Server, startS3 } from './s3.js';
 
@@ -16,7 +16,7 @@ const DB = 'conformance';
 const BUCKET = 'bodies';
 let pg: PgCluster | undefined;
 let s3: S3Server | undefined;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-pg-bodies-'));
+const root = tempDir('pg-bodies');
 let counter = 0;
 
 describe('PostgreSQL store', { skip: pgSkipReason() }, () => {
@@ -27,9 +27,11 @@ describe('PostgreSQL store', { skip: pgSkipReason() }, () => {
     Object.assign(process.env, s3.env);
   });
   after(async () => {
-    await s3?.stop();
-    await pg?.stop();
-    rmSync(root, { recursive: true, force: true });
+    try {
+      await s3?.stop();
+    } finally {
+      await pg?.stop();
+    }
   });
 
   const url = (schema: string, bodies = '') =>

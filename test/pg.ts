@@ -92,6 +92,7 @@ export async function startPg(options: { fsync?: boolean } = {}): Promise<PgClus
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const { uid, gid } = await idOf('postgres').catch(() => {
+      rmSync(dir, { recursive: true, force: true });
       throw new Error('running as root, but there is no postgres user to run PostgreSQL as');
     });
     chownSync(dir, uid, gid);

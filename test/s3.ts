@@ -28,7 +28,10 @@ export async function startS3(bucket: string): Promise<S3Server> {
     directory: dir,
     configureBuckets: [{ name: bucket }],
   });
-  const { port } = await server.run();
+  const { port } = await server.run().catch((e: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  });
   return {
     env: {
       AWS_ENDPOINT_URL: `http://127.0.0.1:${port}`,
@@ -39,8 +42,11 @@ export async function startS3(bucket: string): Promise<S3Server> {
     // s3rver keeps an object's bytes in `<dir>/<bucket>/<key>._S3rver_object`.
     has: (key) => existsSync(join(dir, bucket, `${key}._S3rver_object`)),
     async stop() {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      try {
+        await server.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CliUsageError } from '../errors/index.js';
+import { tempDir } from '../util/testing.js';
 import { type FlagSpec, int, joinNegativeValues, parseDurationMs, parseFlags } from './args.js';
 import { readSeeds } from './seeds.js';
 
@@ -27,7 +27,7 @@ test('durations', () => {
 });
 
 test('seeds: URLs and files of URLs; errors name the file and line', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-seeds-'));
+  const dir = tempDir('seeds');
   const file = join(dir, 'seeds.txt');
   writeFileSync(file, '# start pages\nhttp://a.test/\n\n  https://b.test/x  \n');
   assert.deepEqual(readSeeds(['http://c.test/', file], 'crawl'), [

@@ -86,6 +86,13 @@ export const FETCH_FLAGS: readonly FlagDef[] = [
   n('connect-timeout-ms', 'connectTimeoutMs', 'TCP (and TLS) connection, DNS included', count),
   n('first-byte-timeout-ms', 'firstByteTimeoutMs', 'until the response headers arrive', count),
   n('timeout-ms', 'totalTimeoutMs', 'whole request, body included', count),
+  {
+    flag: 'url-timeout-ms',
+    arg: 'N',
+    option: 'urlTimeoutMs',
+    read: count,
+    help: 'one URL: every try, retry wait and redirect hop (default twice --timeout-ms)',
+  },
   n('retries', 'retries', 'retries for network errors, 5xx and 429'),
   n('max-redirects', 'maxRedirects', 'redirect hops followed'),
   n(

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { IoError, StoreError } from '../errors/index.js';
+import { tempDir } from '../util/testing.js';
 import { asIoError, systemErrorOf, systemErrorText, withFlag } from './system-errors.js';
 
 /** The error `work` throws. */
@@ -18,7 +18,7 @@ function thrown(work: () => unknown): unknown {
 }
 
 test('system errors said in one line naming the flag, the path or port, and why', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-syserr-'));
+  const dir = tempDir('syserr');
   const file = join(dir, 'f.txt');
   writeFileSync(file, 'x');
   const missing = join(dir, 'no', 'x.html');

@@ -19,7 +19,8 @@ export const ErrorCodes = {
   FC_ERR_CONNECT_TIMEOUT: 'The TCP/TLS connection was not established within `connectTimeoutMs`.',
   FC_ERR_HEADERS_TIMEOUT:
     'The first byte of the response did not arrive within `firstByteTimeoutMs`.',
-  FC_ERR_TOTAL_TIMEOUT: 'The whole request did not finish within `totalTimeoutMs`.',
+  FC_ERR_TOTAL_TIMEOUT:
+    'The whole request did not finish within `totalTimeoutMs`, or the whole fetch of a URL (all its tries) within `urlTimeoutMs`.',
   FC_ERR_NETWORK: 'The connection failed or was reset.',
   FC_ERR_ABORTED: 'The request was aborted by the caller.',
   FC_ERR_RESOLVE_SPEC: 'A `--resolve HOST=IP[:PORT]` mapping is malformed.',

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createMemoryStore, openStore, type Store } from '../store/index.js';
+import { tempDir } from '../util/testing.js';
 import { exportLines, exportStore, exportToFile } from './index.js';
 import { buildSampleStore, SAMPLE } from './testing.js';
 
@@ -20,7 +20,7 @@ function patched(store: Store, patch: Partial<Store>): Store {
 }
 
 test('a large table is streamed in chunks, each write awaited before the next', async () => {
-  const dir = join(mkdtempSync(join(tmpdir(), 'focuscrawl-export-')), 'big');
+  const dir = join(tempDir('export'), 'big');
   const store = await openStore(dir, { create: true });
   try {
     const n = 2500; // more than two of the store's 1000-row reads
@@ -54,7 +54,7 @@ test('a large table is streamed in chunks, each write awaited before the next', 
 test('a failed export leaves neither a partial file nor a .tmp, and keeps the old file', async () => {
   const dir = await buildSampleStore();
   const store = await openStore(dir, { readonly: true });
-  const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-out-'));
+  const outDir = tempDir('export-out');
   const file = join(outDir, 'history.jsonl');
   writeFileSync(file, 'the previous export\n');
   const broken = patched(store, {

@@ -1,10 +1,9 @@
 // A small crawl store with known figures, for the tests of export, status and report.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CrawlRunRecord, StoredTopic } from '../crawl/index.js';
 import type { ThresholdHistory, TopicHistory } from '../relevance/history.js';
 import { openStore } from '../store/index.js';
+import { tempDir } from '../util/testing.js';
 
 /** 2024-05-01T12:00:00Z */
 export const T0 = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -52,7 +51,7 @@ const utf8 = (s: string) => Buffer.from(s, 'utf8');
  * (error 503), `p3` still waiting, two runs and a topic.
  */
 export async function buildSampleStore(options: { runs?: boolean } = {}): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'focuscrawl-export-')), 'store');
+  const dir = join(tempDir('export'), 'store');
   const s = SAMPLE;
   const store = await openStore(dir, { create: true });
   try {

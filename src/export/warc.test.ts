@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { WARCParser, type WARCRecord } from 'warcio';
 import { createMemoryStore, openStore, type Store } from '../store/index.js';
+import { tempDir } from '../util/testing.js';
 import { buildRecordStore } from './__fixtures__/records.js';
 import { base32, exportChunks, exportStore, exportToFile, WARC_USER_AGENT } from './index.js';
 import { SAMPLE, T0 } from './testing.js';
@@ -56,7 +56,7 @@ async function readRaw(file: string): Promise<Read[]> {
   return out;
 }
 
-const outFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'focuscrawl-warc-')), name);
+const outFile = (name: string) => join(tempDir('warc'), name);
 
 test('base32 follows RFC 4648', () => {
   const vectors = ['', 'f', 'fo', 'foo', 'foob', 'fooba', 'foobar'];

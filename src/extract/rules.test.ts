@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { isFocusCrawlError } from '../errors/index.js';
+import { tempDir } from '../util/testing.js';
 import { extractPage, loadRules, parseRules } from './index.js';
 
 const JSON_RULES = `{
@@ -105,7 +105,7 @@ describe('rule files', () => {
   });
 
   test('loadRules reads a file; an unreadable one is named', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-extract-'));
+    const dir = tempDir('extract');
     const file = join(dir, 'jobs.yaml');
     writeFileSync(file, `\uFEFF${YAML_RULES}`);
     const rules = await loadRules(file);

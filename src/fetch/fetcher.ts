@@ -12,10 +12,10 @@ import {
   type FocusCrawlError,
   InvalidOptionError,
   InvalidUrlError,
-  RobotsDisallowedError,
 } from '../errors/index.js';
 import { canonicalizeUrl } from '../url/index.js';
 import { blockedHostKind } from './address.js';
+import { FetchBudget, urlTimeoutError } from './budget.js';
 import { createConnector, HostResolver } from './connect.js';
 import { hostFailureOf } from './host-failure.js';
 import {
@@ -26,8 +26,9 @@ import {
 } from './options.js';
 import { PolitenessScheduler } from './politeness.js';
 import { followRedirect, isRedirect, type RedirectPolicy } from './redirect.js';
-import { errorRetryDelay, parseRetryAfter } from './retry.js';
+import { parseRetryAfter } from './retry.js';
 import { loadFromResponse, RobotsCache, type RobotsLoad, verdictFor } from './robots/index.js';
+import { disallowed, skippedVerdict } from './robots-verdict.js';
 import { Router } from './route.js';
 import { raceSignal, sleep } from './signal.js';
 import { type ExchangeConfig, exchange, type RawResponse } from './transport.js';
@@ -81,6 +82,8 @@ class HttpFetcher implements Fetcher {
   readonly #sched: PolitenessScheduler;
   readonly #robots: RobotsCache;
   readonly #redirects: RedirectPolicy;
+  /** One fetch call's time, every try, retry wait and redirect hop (`urlTimeoutMs`). */
+  readonly #urlTimeoutMs: number;
   #requests = 0;
   #robotsRequests = 0;
   #retries = 0;
@@ -147,6 +150,8 @@ class HttpFetcher implements Fetcher {
       load: (robotsUrl) => this.#loadRobots(robotsUrl),
     });
     this.#redirects = { maxRedirects: o.maxRedirects, scope: o.scope };
+    // Twice one try's limit by default: a body that times out is retried once, in full.
+    this.#urlTimeoutMs = o.urlTimeoutMs ?? 2 * o.totalTimeoutMs;
   }
 
   async fetch(input: string, init?: FetchInit): Promise<FetchResult> {
@@ -156,6 +161,7 @@ class HttpFetcher implements Fetcher {
     const signal = init?.signal;
     const skipRobots = init?.skipRobots === true || !this.#o.obeyRobots;
     const chain: RedirectHop[] = [];
+    const budget = new FetchBudget(this.#urlTimeoutMs, startedAt);
     // The validators describe `url`'s copy: sent with its request (and retries), no further.
     let conditional = conditionalHeaders(init?.conditional, url);
     let current = url;
@@ -171,9 +177,10 @@ class HttpFetcher implements Fetcher {
         verdict = skippedVerdict(origin);
       } else {
         const cached = this.#robots.peek(origin);
+        // Waiting for robots.txt (its own fetch, with its own time) is not this URL's time.
         verdict =
           cached === undefined
-            ? await this.#verdict(origin, path, signal)
+            ? await budget.paused(() => this.#verdict(origin, path, signal))
             : verdictFor(cached, path);
         if (!verdict.allowed) throw disallowed(current, verdict, this.#o.robotsAgent);
         crawlDelayMs = verdict.crawlDelayMs ?? 0;
@@ -186,6 +193,7 @@ class HttpFetcher implements Fetcher {
         this.#o.maxBytes,
         crawlDelayMs,
         signal,
+        budget,
         false,
         conditional,
       );
@@ -300,9 +308,10 @@ class HttpFetcher implements Fetcher {
   }
 
   /**
-   * Sends one hop, retrying as the retry policy says; each attempt takes a
-   * politeness slot for `host` and gives it back when its body has been read.
-   * `extraHeaders` (flat) are added to this hop's requests (a conditional request's).
+   * Sends one hop, retrying as the retry policy and the fetch's `budget` say; each
+   * attempt takes a politeness slot for `host` (the budget paused while it waits) and
+   * gives it back when its body has been read. `extraHeaders` (flat) are added to
+   * this hop's requests (a conditional request's).
    */
   async #send(
     u: URL,
@@ -312,6 +321,7 @@ class HttpFetcher implements Fetcher {
     maxBytes: number,
     crawlDelayMs: number,
     signal: AbortSignal | undefined,
+    budget: FetchBudget,
     robots = false,
     extraHeaders?: string[],
   ): Promise<RawResponse> {
@@ -322,10 +332,14 @@ class HttpFetcher implements Fetcher {
     const headers = withHeaders(route?.headers ?? this.#headers, extraHeaders);
     const sched = this.#sched;
     for (let attempt = 1; ; attempt++) {
-      if (!sched.tryAcquire(host, crawlDelayMs)) await sched.acquire(host, crawlDelayMs, signal);
+      if (budget.remainingMs() <= 0) throw urlTimeoutError(href, budget.limitMs, budget.requests);
+      if (!sched.tryAcquire(host, crawlDelayMs)) {
+        await budget.paused(() => sched.acquire(host, crawlDelayMs, signal));
+      }
       const shared = this.#o.hostGate !== undefined;
       const delayMs = Math.max(this.#o.delayMs, crawlDelayMs);
-      if (shared) await this.#sharedSlot(host, delayMs, signal);
+      if (shared) await budget.paused(() => this.#sharedSlot(host, delayMs, signal));
+      budget.requests++;
       this.#requests++;
       if (robots) this.#robotsRequests++;
       if (attempt > 1) this.#retries++;
@@ -341,17 +355,16 @@ class HttpFetcher implements Fetcher {
           maxBytes,
           attempt,
           signal,
+          budget,
           () => sched.sent(host),
         );
       } catch (err) {
         sched.release(host);
         if (shared) this.#o.hostDone?.(host, delayMs);
         const e = err as FocusCrawlError;
-        const wait = signal?.aborted ? -1 : errorRetryDelay(e.retryable, attempt, this.#o);
-        if (wait < 0) {
-          if (attempt > 1) e.message += ` (after ${attempt} attempts)`;
-          throw e;
-        }
+        if (signal?.aborted) throw e;
+        const wait = budget.retryAfterError(e, attempt, this.#o);
+        if (wait < 0) throw e;
         await sleep(wait, signal);
         continue;
       }
@@ -377,13 +390,15 @@ class HttpFetcher implements Fetcher {
   async #loadRobots(robotsUrl: string): Promise<RobotsLoad> {
     const seen: string[] = [];
     let current = robotsUrl;
+    // robots.txt has a fetch's time of its own, over all its hops.
+    const budget = new FetchBudget(this.#urlTimeoutMs);
     try {
       for (;;) {
         const u = new URL(current);
         this.#checkHost(u.hostname, current);
         const path = u.pathname + u.search;
         const max = this.#o.robotsMaxBytes;
-        const res = await this.#send(u, u.origin, path, current, max, -1, undefined, true);
+        const res = await this.#send(u, u.origin, path, current, max, -1, undefined, budget, true);
         const location = res.headers['location'];
         if (!isRedirect(res.status, location)) {
           return loadFromResponse(res.status, res.body, res.truncated);
@@ -410,32 +425,4 @@ class HttpFetcher implements Fetcher {
       return { source: 'unreachable', status: undefined, error: message };
     }
   }
-}
-
-function skippedVerdict(origin: string): RobotsVerdict {
-  return {
-    allowed: true,
-    robotsUrl: `${origin}/robots.txt`,
-    source: 'skipped',
-    status: undefined,
-    group: undefined,
-    rule: undefined,
-    crawlDelayMs: undefined,
-    sitemaps: [],
-    error: undefined,
-    expiresAt: 0,
-  };
-}
-
-function disallowed(url: string, v: RobotsVerdict, agent: string): FocusCrawlError {
-  let why: string;
-  if (v.rule !== undefined) {
-    const directive = v.rule.directive === 'allow' ? 'Allow' : 'Disallow';
-    why = `line ${v.rule.line} "${directive}: ${v.rule.pattern}" of the group for "${v.group}"`;
-  } else {
-    why = `robots.txt is unreachable (${v.error}); retried after ${new Date(v.expiresAt).toISOString()}`;
-  }
-  return new RobotsDisallowedError(`${v.robotsUrl} disallows ${url} for "${agent}": ${why}`, {
-    url,
-  });
 }

@@ -85,10 +85,19 @@ export const fetcherOptionsSchema = z.strictObject({
    */
   firstByteTimeoutMs: ms(1).default(30_000),
   /**
-   * Time for one whole request, body included (each retry gets its own).
+   * Time for one whole request, body included (each retry gets its own, within
+   * `urlTimeoutMs`).
    * @default 60000
    */
   totalTimeoutMs: ms(1).default(60_000),
+  /**
+   * Time for one whole fetch call: every try, every wait before a retry and every
+   * redirect hop of one URL (waits for robots.txt and for the host's politeness slot
+   * not counted). When it runs out the fetch fails with TotalTimeoutError naming it;
+   * a retry that could not start before then is not made.
+   * @default 2 × totalTimeoutMs (120000 with the defaults)
+   */
+  urlTimeoutMs: ms(1).optional(),
   /**
    * Body bytes kept after decompression; the rest is not read (`truncated: true`).
    * 10240 reproduces DESIGN 1.4.

@@ -1,13 +1,15 @@
 /**
  * One HTTP exchange on an undici dispatcher: a dispatch handler (undici's
  * controller API) that reads the response into a BodyCollector, enforces the
- * total timeout, and listens to the caller's AbortSignal. Bodies of redirects
+ * total timeout (cut short by what is left of the fetch's `urlTimeoutMs`), and
+ * listens to the caller's AbortSignal. Bodies of redirects
  * and of responses that will be retried are read and dropped (to keep the
  * connection alive), or the connection is dropped when they are large.
  */
 import type { Dispatcher } from 'undici';
 import { TotalTimeoutError } from '../errors/index.js';
 import { BodyCollector, type BodyOwner, encodingOf } from './body.js';
+import { type FetchBudget, urlTimeoutError } from './budget.js';
 import { type TimeoutSettings, toFetchError } from './errors.js';
 import { isRedirect } from './redirect.js';
 import { type RetryPolicy, statusRetryDelay } from './retry.js';
@@ -65,6 +67,11 @@ class Exchange implements Dispatcher.DispatchHandler, BodyOwner {
   retryInMs = -1;
   timer: NodeJS.Timeout | undefined;
   onAbort: (() => void) | undefined;
+  /** When the fetch's `urlTimeoutMs` runs out (ms since the epoch). */
+  readonly budgetEndsAt: number;
+  /** Whether this try's timer is the fetch's `urlTimeoutMs` (shorter than `totalTimeoutMs`). */
+  readonly cutByBudget: boolean;
+  readonly timeoutMs: number;
 
   constructor(
     readonly url: string,
@@ -73,7 +80,14 @@ class Exchange implements Dispatcher.DispatchHandler, BodyOwner {
     readonly attempt: number,
     readonly signal: AbortSignal | undefined,
     readonly onSent: (() => void) | undefined,
-  ) {}
+    readonly budget: FetchBudget,
+  ) {
+    const now = Date.now();
+    const left = Math.max(1, budget.remainingMs(now));
+    this.budgetEndsAt = now + left;
+    this.cutByBudget = left < cfg.timeouts.totalTimeoutMs;
+    this.timeoutMs = Math.min(left, cfg.timeouts.totalTimeoutMs);
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
@@ -103,6 +117,11 @@ class Exchange implements Dispatcher.DispatchHandler, BodyOwner {
       this.cfg.retry,
       this.headersAt,
     );
+    // A retry that could only start once the fetch's time is up is not made: this
+    // response is the answer (as with a Retry-After beyond maxRetryAfterMs).
+    if (this.retryInMs >= 0 && this.headersAt + this.retryInMs >= this.budgetEndsAt) {
+      this.retryInMs = -1;
+    }
     if (this.retryInMs >= 0) {
       this.dropped = 0;
       return;
@@ -196,19 +215,22 @@ class Exchange implements Dispatcher.DispatchHandler, BodyOwner {
 
 function onTotalTimeout(x: Exchange): void {
   x.abort(
-    new TotalTimeoutError(
-      `${x.url}: no complete response within totalTimeoutMs=${x.cfg.timeouts.totalTimeoutMs}`,
-      { url: x.url },
-    ),
+    x.cutByBudget
+      ? urlTimeoutError(x.url, x.budget.limitMs, x.budget.requests)
+      : new TotalTimeoutError(
+          `${x.url}: no complete response within totalTimeoutMs=${x.cfg.timeouts.totalTimeoutMs}`,
+          { url: x.url },
+        ),
   );
 }
 
 /**
  * Sends `GET href` through `dispatcher` to the pool of `origin`, with `headers`
  * (flat: name, value, …). `attempt` (1-based) decides whether a
- * 5xx/429 will be retried (then its body is dropped and `retryInMs` ≥ 0).
- * `onSent` is called as the request goes out on its connection. Rejects with a
- * FocusCrawlError.
+ * 5xx/429 will be retried (then its body is dropped and `retryInMs` ≥ 0), and
+ * `budget`, the fetch's time left, whether the retry can still start in time and
+ * how long this try may take. `onSent` is called as the request goes out on its
+ * connection. Rejects with a FocusCrawlError.
  */
 export function exchange(
   dispatcher: Dispatcher,
@@ -220,9 +242,10 @@ export function exchange(
   maxBytes: number,
   attempt: number,
   signal: AbortSignal | undefined,
+  budget: FetchBudget,
   onSent?: () => void,
 ): Promise<RawResponse> {
-  const x = new Exchange(href, cfg, maxBytes, attempt, signal, onSent);
+  const x = new Exchange(href, cfg, maxBytes, attempt, signal, onSent, budget);
   const p = new Promise<RawResponse>((resolve, reject) => {
     x.resolve = resolve;
     x.reject = reject;
@@ -235,7 +258,7 @@ export function exchange(
     x.onAbort = () => x.abort(abortReason(signal));
     signal.addEventListener('abort', x.onAbort, { once: true });
   }
-  x.timer = setTimeout(onTotalTimeout, cfg.timeouts.totalTimeoutMs, x);
+  x.timer = setTimeout(onTotalTimeout, x.timeoutMs, x);
   try {
     dispatcher.dispatch({ origin, path, method: 'GET', headers }, x);
   } catch (err) {

@@ -1,11 +1,11 @@
 // Labels files: the test web's JSON (all topics or one) and URL lists, and their errors.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { InvalidOptionError } from '../errors/index.js';
 import { labels } from '../testweb/index.js';
+import { tempDir } from '../util/testing.js';
 import { parseLabels, readLabelsFile } from './labels.js';
 
 const ALL = labels({ seed: 1, size: 'small' });
@@ -109,7 +109,7 @@ describe("the test web's labels JSON", () => {
 });
 
 describe('readLabelsFile', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-labels-'));
+  const dir = tempDir('labels');
 
   it('reads either format from a file', () => {
     const urls = join(dir, 'relevant.txt');

@@ -1,12 +1,11 @@
 // rankStore and topPagesByScore on the memory and SQLite stores, against PageRank and
 // HITS solved by hand (see ./testing.ts for the crawl and its solution).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { InvalidOptionError } from '../errors/index.js';
 import { createMemoryStore, openStore, type PageScores, type Store } from '../store/index.js';
+import { tempDir } from '../util/testing.js';
 import {
   META_RANKING,
   type RankingSummary,
@@ -44,7 +43,7 @@ const kinds: Kind[] = [
   {
     name: 'sqlite',
     open: async () => {
-      const dir = join(mkdtempSync(join(tmpdir(), 'focuscrawl-rank-')), 'store');
+      const dir = join(tempDir('rank'), 'store');
       const store = await openStore(dir, { create: true });
       dirs.set(store, dir);
       return store;

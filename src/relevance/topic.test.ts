@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { TopicFileError } from '../errors/index.js';
+import { tempDir } from '../util/testing.js';
 import { createTopic, loadTopicFile, parseTopic } from './index.js';
 
 function fails(text: string, message: string): void {
@@ -198,7 +198,7 @@ describe('createTopic', () => {
 });
 
 describe('loadTopicFile', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-topic-'));
+  const dir = tempDir('topic');
 
   it('reads a file', () => {
     const path = join(dir, 'grid.json');

@@ -2,14 +2,14 @@
 // store's own files; never among other files; a refusal by permissions said as such.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { StoreError } from '../errors/index.js';
+import { tempDir } from '../util/testing.js';
 import { isPermissionError, storePermissionError } from './access.js';
 import { openStore } from './sqlite-open.js';
 
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-access-'));
+const root = tempDir('access');
 
 test('a new store is made in a missing or empty folder, or one holding only its own files', async () => {
   const empty = join(root, 'empty');

@@ -36,6 +36,32 @@ export async function decompressBody(data: Buffer, where: string): Promise<Buffe
   }
 }
 
+/** What a failed write's system error means for the user, by its code. */
+const WRITE_REASONS: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'the file system is read-only',
+  EACCES: 'permission denied',
+  EMFILE: 'too many open files',
+};
+/** Errors after which freeing space lets the same command resume. */
+const RESUMABLE = new Set(['ENOSPC', 'EDQUOT']);
+
+/** The error of a body that could not be written, naming the URL, the file and why. */
+function writeError(url: string, path: string, cause: unknown): Error {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const known =
+    typeof code === 'string'
+      ? code
+      : Object.keys(WRITE_REASONS).find((c) => String((cause as Error)?.message).includes(c));
+  const reason = known === undefined ? undefined : WRITE_REASONS[known];
+  const why =
+    known === undefined || reason === undefined
+      ? ''
+      : `: ${reason} (${known})${RESUMABLE.has(known) ? ': free some space, then run the same command again (the crawl resumes)' : ''}`;
+  return new StoreError(`cannot write the body of ${url} to ${path}${why}`, { cause, url });
+}
+
 let tmpCounter = 0;
 
 /** Writes a new file at `path`; false (nothing written) when one exists already. */
@@ -97,9 +123,7 @@ export class BodyFiles {
         return Promise.resolve({ name, md5 });
       } catch (cause) {
         rmSync(tmp, { force: true });
-        return Promise.reject(
-          new StoreError(`cannot write the body of ${url} to ${path}`, { cause, url }),
-        );
+        return Promise.reject(writeError(url, path, cause));
       }
     }
     return this.#writer()
@@ -107,7 +131,7 @@ export class BodyFiles {
       .then(
         (md5) => ({ name, md5 }),
         (cause: unknown) => {
-          throw new StoreError(`cannot write the body of ${url} to ${path}`, { cause, url });
+          throw writeError(url, path, cause);
         },
       );
   }
@@ -130,9 +154,7 @@ export class BodyFiles {
         return Promise.resolve({ name, md5, tmp: staged });
       } catch (cause) {
         rmSync(staged, { force: true });
-        return Promise.reject(
-          new StoreError(`cannot write the body of ${url} to ${staged}`, { cause, url }),
-        );
+        return Promise.reject(writeError(url, staged, cause));
       }
     }
     const tmp = join(this.#dir, 'tmp', `${process.pid}-${++tmpCounter}.gz`);
@@ -141,7 +163,7 @@ export class BodyFiles {
       .then(
         (md5) => ({ name, md5, tmp: staged }),
         (cause: unknown) => {
-          throw new StoreError(`cannot write the body of ${url} to ${staged}`, { cause, url });
+          throw writeError(url, staged, cause);
         },
       );
   }

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { StoreBusyError } from '../errors/index.js';
+import { tempDir } from '../util/testing.js';
 import { acquireRunLock, RUN_LOCK_FILE, releaseOwnRunLock, runLockOwner } from './run-lock.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'focuscrawl-lock-'));
+const dir = () => tempDir('lock');
 
 /** The pid of a process that has exited. */
 function deadPid(): number {

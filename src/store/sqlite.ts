@@ -167,7 +167,14 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
       return fn();
     } catch (e) {
       if (e instanceof FocusCrawlError) throw e;
-      throw new StoreError(`${op} on ${this.#path} failed: ${(e as Error).message}`, { cause: e });
+      // A full disk: nothing of the transaction was written; say how to go on.
+      const full =
+        (e as { code?: unknown }).code === 'SQLITE_FULL'
+          ? ': free some space, then run the same command again (the crawl resumes)'
+          : '';
+      throw new StoreError(`${op} on ${this.#path} failed: ${(e as Error).message}${full}`, {
+        cause: e,
+      });
     }
   }
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { tempDir } from '../util/testing.js';
 import { describeTestWeb, startTestWeb } from './index.js';
 import { rawGet } from './testing.js';
 import { TOPICS } from './topics.js';
@@ -11,7 +11,7 @@ import { ZH_FILLER, ZH_GENERIC, ZH_TEMPLATES, ZH_TITLES } from './words-zh.js';
 
 describe('server', () => {
   test('logFile gets one JSON line per request; maxLogEntries caps the in-memory log', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'testweb-')), 'log.jsonl');
+    const file = join(tempDir('testweb'), 'log.jsonl');
     const web = await startTestWeb({ logFile: file, maxLogEntries: 3 });
     for (let i = 0; i < 5; i++) await rawGet(web.port, 'status.test', `/404?i=${i}`);
     await rawGet(web.port, 'status.test', '/', { method: 'HEAD' });

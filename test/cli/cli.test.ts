@@ -1,15 +1,15 @@
 // The command line, run in-process through main() against the test web on 127.0.0.1.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 
 let web: TestWeb;
-const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-cli-'));
+const dir = tempDir('cli');
 
 before(async () => {
   web = await startTestWeb({ port: 0, seed: 1, size: 'small' });

@@ -151,6 +151,7 @@ function get(o: unknown, path: string): unknown {
 
 /** Values to try flags without a default with. */
 const SAMPLES: Record<string, string> = {
+  'url-timeout-ms': '90000',
   threshold: '0.2',
   strategy: 'bfs',
   model: 'tfidf',

@@ -2,16 +2,16 @@
 // directory: a crawl of the test web into PostgreSQL, then status, export, report,
 // rank, search, extract and evaluate on it, each checked against what the crawl kept.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connectStore, type PageRecord } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { type PgCluster, pgSkipReason, startPg } from '../pg.js';
 import { runCli } from '../run-cli.js';
 
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-pg-cli-'));
+const root = tempDir('pg-cli');
 const DB = 'cli';
 let pg: PgCluster | undefined;
 let web: TestWeb;
@@ -62,7 +62,6 @@ describe('the commands on a PostgreSQL store', { skip: pgSkipReason() }, () => {
   after(async () => {
     await web?.close();
     await pg?.stop();
-    rmSync(root, { recursive: true, force: true });
   });
 
   test('status', async () => {

@@ -3,8 +3,7 @@
 // is refused unless --new-topic, and a settings file and FOCUSCRAWL_* variables set
 // flags too (command line > variables > file > store).
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { crawlCommandFlags } from '../../src/cli/commands/crawl.js';
@@ -19,10 +18,11 @@ import {
 import { META_SETTINGS, META_TOPIC } from '../../src/crawl/index.js';
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 
 let web: TestWeb;
-const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-settings-'));
+const dir = tempDir('settings');
 const t = labels({ seed: 1, size: 'small' }).topics.find((x) => x.id === 'monitor');
 const topicFile = join(dir, 'monitor.json');
 const otherTopic = join(dir, 'other.json');

@@ -3,8 +3,6 @@
 // adaptive one moves by DESIGN 1.5's rules within its bounds, the topic vector
 // drifts no further than allowed; every change is stored for status and the report.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type CrawlOptionsInput, crawl } from '../../src/crawl/index.js';
@@ -18,9 +16,10 @@ import {
 } from '../../src/relevance/index.js';
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 
 let web: TestWeb;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-adapt-'));
+const root = tempDir('adapt');
 const L = labels({ seed: 1, size: 'small' });
 const grid = L.topics.find((t) => t.id === 'grid');
 assert.ok(grid);

@@ -4,7 +4,6 @@
 // from the model file, and the option errors that name what is wrong.
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type CrawlOptionsInput, crawl } from '../../src/crawl/index.js';
@@ -33,13 +32,14 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 
 const WEB = { seed: 1, size: 'small' as const };
 const L = labels(WEB);
 const grid = L.topics.find((t) => t.id === 'grid');
 assert.ok(grid);
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-bayes-'));
+const root = tempDir('bayes');
 let web: TestWeb;
 let modelFile = '';
 

@@ -3,8 +3,6 @@
 // crawl (on its own thread, on a SQLite store) pauses, resumes, stops, takes a new
 // threshold or new keyword weights.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,10 +29,11 @@ import {
 } from '../../src/relevance/index.js';
 import { createMemoryStore, openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { all, inStore } from '../store-read.js';
 
 let web: TestWeb;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-control-'));
+const root = tempDir('control');
 let n = 0;
 const L = labels({ seed: 1, size: 'small' });
 const zh = L.topics.find((t) => t.language === 'zh' && t.id === 'monitor');

@@ -4,8 +4,8 @@
 // the coordinator is replaced by another process, which goes on adapting from where
 // the store says the threshold was.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +24,7 @@ import {
 } from '../../src/relevance/index.js';
 import { connectStore, openPgStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { type PgCluster, pgSkipReason, startPg } from '../pg.js';
 import { type CrawlChild, finished, spawnCli } from './resume-helpers.js';
 
@@ -31,7 +32,7 @@ const HOST = 'stargazer.test';
 const SEED = `http://${HOST}/`;
 const astronomy = labels({ seed: 1, size: 'small' }).topics.find((t) => t.id === 'astronomy');
 
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-coordinator-'));
+const root = tempDir('coordinator');
 const topicFile = join(root, 'astronomy.json');
 const DB = 'crawls';
 let pg: PgCluster | undefined;
@@ -141,7 +142,6 @@ describe('the coordinator of a crawl on PostgreSQL', { skip: pgSkipReason() }, (
   after(async () => {
     await web?.close();
     await pg?.stop();
-    rmSync(root, { recursive: true, force: true });
   });
 
   test('one process coordinates at a time; killed, it is replaced and the crawl goes on adapting', async () => {

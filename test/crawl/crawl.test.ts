@@ -1,18 +1,17 @@
 // Whole crawls through the library against the test web on 127.0.0.1: the DESIGN 1.1
 // state machine, limits, politeness over a crawl, traps and the frontier cap.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type CrawlOptionsInput, crawl } from '../../src/crawl/index.js';
 import { InvalidOptionError } from '../../src/errors/index.js';
 import type { UrlRecord } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { all, inStore } from '../store-read.js';
 
 let web: TestWeb;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-crawl-'));
+const root = tempDir('crawl');
 let n = 0;
 const L = labels({ seed: 1, size: 'small' });
 const zh = L.topics.find((t) => t.language === 'zh' && t.id === 'monitor');

@@ -3,24 +3,17 @@
 // the problem, and nothing already stored is lost. In-process through main().
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { main } from '../../src/cli/index.js';
 import { DB_FILE, openStore, SCHEMA_VERSION } from '../../src/store/index.js';
 import { startTestWeb, type TestWeb, topicKeywords } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-errors-'));
+const root = tempDir('errors');
 const topicFile = join(root, 'grid.json');
 writeFileSync(topicFile, JSON.stringify(topicKeywords('grid')));
 let web: TestWeb;

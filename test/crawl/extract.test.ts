@@ -3,18 +3,18 @@
 // the page; status shows the fill rates; `focuscrawl extract` re-runs rules on the
 // stored bodies without fetching.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { crawl } from '../../src/crawl/index.js';
 import { parseMoney } from '../../src/extract/index.js';
 import { type FieldRecord, openStore } from '../../src/store/index.js';
 import { jobFields, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 
 const RULES = join(import.meta.dirname, '../../examples/jobs-rules.json');
-const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-extract-'));
+const dir = tempDir('extract');
 let web: TestWeb;
 before(async () => {
   web = await startTestWeb({ port: 0 });

@@ -4,18 +4,17 @@
 // Measured on the medium web at 500 pages: best-first 100% on both topics, plain
 // BFS 80.8% (monitor, zh) and 74.6% (astronomy, en); the test asks for 10 points.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { crawl, type StrategyName } from '../../src/crawl/index.js';
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 
 const SIZE = 'medium';
 const BUDGET = 500;
 let web: TestWeb;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-harvest-'));
+const root = tempDir('harvest');
 const L = labels({ seed: 1, size: SIZE });
 
 before(async () => {

@@ -4,12 +4,12 @@
 // page kept (threshold 0) and every same-host link followed, so an uninterrupted
 // run gives the reference set of URLs and states that interrupted ones must reach.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { UrlState } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import {
   checkInvariants,
   finished,
@@ -27,7 +27,7 @@ const SEED = `http://${HOST}/`;
 const astronomy = labels({ seed: 1, size: 'small' }).topics.find((t) => t.id === 'astronomy');
 assert.ok(astronomy?.seeds.includes(SEED), `${HOST} is a site devoted to astronomy`);
 
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-resume-'));
+const root = tempDir('resume');
 const topicFile = join(root, 'astronomy.json');
 let web: TestWeb;
 let n = 0;

@@ -3,8 +3,7 @@
 // that the structure changed; with `relearn` it learns the model again and goes on
 // with the new URLs, following only those the new model finds valid.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { crawl } from '../../src/crawl/index.js';
@@ -24,11 +23,12 @@ import {
   type TestWeb,
 } from '../../src/testweb/index.js';
 import { createScopeFilter } from '../../src/url/index.js';
+import { tempDir } from '../../src/util/testing.js';
 
 const DAY = 86_400_000;
 const BEFORE = FORUM_EPOCH_MS + 30 * DAY;
 const REDESIGN = FORUM_EPOCH_MS + 31 * DAY;
-const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-relearn-'));
+const dir = tempDir('relearn');
 let web: TestWeb;
 let modelFile: string;
 before(async () => {

@@ -3,8 +3,7 @@
 // the site's URLs match none of the model's patterns, `site-model learn | show | test`,
 // and bad model files named with their field.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { crawl } from '../../src/crawl/index.js';
@@ -25,9 +24,10 @@ import {
   type TestWeb,
 } from '../../src/testweb/index.js';
 import { createScopeFilter } from '../../src/url/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-sitemodel-'));
+const dir = tempDir('sitemodel');
 let n = 0;
 let web: TestWeb;
 before(async () => {

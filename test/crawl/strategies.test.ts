@@ -3,17 +3,16 @@
 // web hides behind irrelevant "bridge" pages, which best-first never enters (it does
 // not follow a discarded page's links). Relevance is judged by the ground truth.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type CrawlOptionsInput, crawl, STRATEGIES } from '../../src/crawl/index.js';
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 
 const SIZE = 'small';
 let web: TestWeb;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-strategies-'));
+const root = tempDir('strategies');
 const L = labels({ seed: 1, size: SIZE });
 const topic = (id: string) => {
   const t = L.topics.find((x) => x.id === id);

@@ -6,12 +6,13 @@
 // loses nothing: the others finish its claims.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { updateControl } from '../../src/crawl/control.js';
 import { connectStore, type UrlState } from '../../src/store/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { type PgCluster, pgSkipReason, startPg } from '../pg.js';
 import { runCli } from '../run-cli.js';
 import { type CrawlChild, finished, spawnCli } from './resume-helpers.js';
@@ -21,7 +22,7 @@ const SEED = `http://${HOST}/p/1.html`;
 const PAGES = 150;
 const DELAY_MS = 50;
 
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-workers-'));
+const root = tempDir('workers');
 const topicFile = join(root, 'topic.json');
 const DB = 'crawls';
 let pg: PgCluster | undefined;
@@ -134,7 +135,6 @@ describe('workers on one PostgreSQL store', { skip: pgSkipReason() }, () => {
   after(async () => {
     site?.stop();
     await pg?.stop();
-    rmSync(root, { recursive: true, force: true });
   });
 
   test('a crawl and two workers finish the closure once, keeping the host delay together', async () => {
@@ -170,6 +170,39 @@ describe('workers on one PostgreSQL store', { skip: pgSkipReason() }, () => {
         `two requests to ${HOST} came ${b.ts - a.ts} ms apart: ${a.path} then ${b.path}`,
       );
     }
+  });
+
+  test('a pause through the store holds the crawl and its workers together; resumed, they finish once', async () => {
+    const store = storeUrl();
+    const first = spawnCli('crawl', crawlArgs(store));
+    await first.waitFor((e) => e.event === 'page', 60_000);
+    const worker = spawnCli('worker', ['--store', store]);
+    await worker.waitFor((e) => e.event === 'page', 60_000);
+    // As `focuscrawl serve` does: the control value, written through a store handle of its own.
+    const control = await connectStore(store);
+    try {
+      await updateControl(control, (c) => {
+        c.paused = true;
+      });
+      // Every process reads it within 500 ms; fetches under way finish.
+      await new Promise((r) => setTimeout(r, 1_500));
+      const from = (await siteLog()).length;
+      await new Promise((r) => setTimeout(r, 2_000));
+      const during = (await siteLog()).slice(from).filter((r) => r.path !== '/robots.txt');
+      assert.deepEqual(
+        during.map((r) => r.path),
+        [],
+        'requests while the crawl was paused',
+      );
+      await updateControl(control, (c) => {
+        c.paused = false;
+      });
+    } finally {
+      await control.close();
+    }
+    const runs = await Promise.all([first, worker].map((c) => finished(c)));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    assert.equal(assertFinishedOnce(await read(store), 'paused and resumed'), PAGES);
   });
 
   test("worker refuses what is not a worker's, naming it", async () => {

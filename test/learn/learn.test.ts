@@ -10,8 +10,7 @@
 // (0.356, 0.353) keep every relevant page at a precision of 0.96 and 1.0. The
 // assertions leave room below those figures.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { analyzeBody } from '../../src/parse/index.js';
@@ -23,10 +22,11 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 
 let web: TestWeb;
-const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-learn-'));
+const dir = tempDir('learn');
 const L = labels({ seed: 1, size: 'small' });
 const allPages = listPageUrls({ seed: 1, size: 'small' });
 

@@ -9,8 +9,6 @@
 // relevant pages that speak of the topic only in passing, so recall ends lower
 // (89.6% vs 97.8%). The assertions leave room below the measured figures.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type CrawlOptionsInput, crawl } from '../../src/crawl/index.js';
@@ -18,11 +16,12 @@ import { learnTopic } from '../../src/learn/index.js';
 import { createTopic } from '../../src/relevance/index.js';
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 
 const SIZE = 'medium';
 const BUDGET = 1500;
 let web: TestWeb;
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-learned-crawl-'));
+const root = tempDir('learned-crawl');
 const L = labels({ seed: 1, size: SIZE });
 
 before(async () => {

@@ -3,8 +3,7 @@
 // labels files, URL lists and folders, prints its cross-validation table, writes a
 // model that crawls can read, and refuses bad input with errors that name it.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { analyzeBody } from '../../src/parse/index.js';
@@ -22,12 +21,13 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 
 const WEB = { seed: 1, size: 'small' as const };
 const L = labels(WEB);
 const all = listPageUrls(WEB);
-const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-train-'));
+const dir = tempDir('train');
 let web: TestWeb;
 
 before(async () => {

@@ -2,21 +2,21 @@
 // process): the address printed, the API answering, control reaching the crawl.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/index.js';
 import { withServeDefault } from '../../src/cli/serve-flag.js';
 import { readControl } from '../../src/crawl/control.js';
+import { tempDir } from '../../src/util/testing.js';
 import { runCli } from '../run-cli.js';
 import { inStore } from '../store-read.js';
 import { crawledStore, type Kit, MONITOR } from './kit.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-serve-cli-'));
+const root = tempDir('serve-cli');
 let kit: Kit;
 
 before(async () => {

@@ -5,8 +5,7 @@
 // is kept, stopping ends the run; a watch shows its freshness. Under CI a missing
 // Chromium fails the test; elsewhere it is skipped with a message.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +14,7 @@ import { type CrawlRun, type CrawlSummary, crawl, type PageEvent } from '../../s
 import { startServer } from '../../src/serve/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { watch } from '../../src/watch/index.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -40,7 +40,7 @@ function dashboardTests(): void {
   const L = labels({ seed: 1, size: 'small' });
   const grid = L.topics.find((t) => t.id === 'grid');
   assert.ok(grid);
-  const dir = join(mkdtempSync(join(tmpdir(), 'focuscrawl-dashboard-')), 'store');
+  const dir = join(tempDir('dashboard'), 'store');
   const oldThreshold = 0.1;
   let web: TestWeb;
   let run: CrawlRun;

@@ -1,13 +1,12 @@
 // What the API tests share: the test web, a store made by a real crawl of it, and a
 // server on that store (port 0, loopback).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crawl } from '../../src/crawl/index.js';
 import { type Server, type StartServerInput, startServer } from '../../src/serve/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 
 export const MONITOR = (() => {
   const t = labels({ seed: 1, size: 'small' }).topics.find((x) => x.id === 'monitor');
@@ -25,7 +24,7 @@ export interface Kit {
 /** The test web, and a store a crawl of it made (bodies of every page, full text). */
 export async function crawledStore(maxPages = 120): Promise<Kit> {
   const web = await startTestWeb({ port: 0, seed: 1, size: 'small' });
-  const dir = join(mkdtempSync(join(tmpdir(), 'focuscrawl-serve-')), 'store');
+  const dir = join(tempDir('serve'), 'store');
   const summary = await crawl({
     store: dir,
     topic: MONITOR.topic,

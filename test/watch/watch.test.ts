@@ -3,17 +3,16 @@
 // kept (the server's log), conditional requests, and a watch killed with SIGKILL
 // resumed with its estimates intact.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { updateControl } from '../../src/crawl/control.js';
 import { openStore, type RevisitRecord, type VisitRecord } from '../../src/store/index.js';
 import { forumThreads, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
+import { tempDir } from '../../src/util/testing.js';
 import { watch } from '../../src/watch/index.js';
 import { spawnCli } from '../crawl/resume-helpers.js';
 
-const root = mkdtempSync(join(tmpdir(), 'focuscrawl-watch-'));
+const root = tempDir('watch');
 let n = 0;
 const newDir = () => join(root, `w${++n}`);
 /** One simulated day per real second. */

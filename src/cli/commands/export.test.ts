@@ -1,15 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
@@ -19,6 +10,7 @@ import { buildRevisitStore } from '../../export/__fixtures__/revisits.js';
 import { buildSampleStore, captureIo, parseCsv, SAMPLE } from '../../export/testing.js';
 import { SEED_PRIORITY } from '../../store/index.js';
 import { md5Hex } from '../../url/index.js';
+import { tempDir } from '../../util/testing.js';
 import { exportCommand } from './export.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
@@ -199,7 +191,7 @@ test('links: from, to, anchor', async () => {
 });
 
 test('--out writes the file whole, takes CSV from the extension, and leaves no .tmp', async () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-out-'));
+  const outDir = tempDir('export-out');
   const file = join(outDir, 'pages.csv');
   const r = await exp('--what', 'pages', '--out', file);
   assert.equal(r.code, 0);
@@ -217,7 +209,7 @@ test('--out writes the file whole, takes CSV from the extension, and leaves no .
 });
 
 test('--out into a missing directory fails naming the flag and the file, and writes nothing', async () => {
-  const file = join(tmpdir(), `focuscrawl-missing-${process.pid}`, 'x.jsonl');
+  const file = join(tempDir('export-missing'), 'missing', 'x.jsonl');
   await assert.rejects(exp('--what', 'links', '--out', file), (e: Error) => {
     assert.equal((e as { code?: string }).code, 'FC_ERR_CLI_USAGE');
     assert.ok(e.message.includes(`--out ${file}: the folder`), e.message);
@@ -227,7 +219,7 @@ test('--out into a missing directory fails naming the flag and the file, and wri
 });
 
 test('export --out onto a folder is refused naming it, and leaves the folder as it was', async () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-dir-'));
+  const outDir = tempDir('export-dir');
   await assert.rejects(exp('--what', 'links', '--out', outDir), {
     code: 'FC_ERR_CLI_USAGE',
     message: `focuscrawl export: --out ${outDir} is a folder; give a file name`,
@@ -250,7 +242,7 @@ describe('export --state: the kept pages only (or the discarded ones)', () => {
   });
 
   it('and as CSV: the relevant URLs with their titles and relevance', async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-kept-'));
+    const outDir = tempDir('export-kept');
     const file = join(outDir, 'kept.csv');
     const r = await exp('--what', 'pages', '--state', 'complete', '--out', file);
     assert.equal(r.code, 0, r.err);
@@ -292,7 +284,7 @@ describe('export --state: the kept pages only (or the discarded ones)', () => {
 });
 
 test('an earlier file under the --out name is replaced only when the export succeeds', async () => {
-  const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-out-'));
+  const outDir = tempDir('export-out');
   const file = join(outDir, 'links.jsonl');
   writeFileSync(file, 'old\n');
   await exp('--what', 'links', '--out', file);
@@ -440,7 +432,7 @@ describe('export --what changes: one row per recorded revisit', () => {
   });
 
   it('--out names the rows revisits; a store without revisits has none', async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-out-'));
+    const outDir = tempDir('export-out');
     const file = join(outDir, 'changes.csv');
     const r = await run('--out', file, '--bom');
     assert.match(r.err, /^6 revisits written to .*changes\.csv$/m);
@@ -469,7 +461,7 @@ describe('export: records and the formats XML, HTML, SQL and WARC', () => {
   let outDir: string;
   before(async () => {
     fields = await buildRecordStore();
-    outDir = mkdtempSync(join(tmpdir(), 'focuscrawl-export-formats-'));
+    outDir = tempDir('export-formats');
   });
   const run = async (...argv: string[]) => {
     const io = captureIo();

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { META_RANK_SETTINGS, type RankSettings } from '../../crawl/rank-settings.js';
 import type { RankedPage, RankingSummary } from '../../ranking/index.js';
 import { CRAWL, crawlRound1, crawlRound2, EXPECTED } from '../../ranking/testing.js';
 import { openStore, type Store } from '../../store/index.js';
+import { tempDir } from '../../util/testing.js';
 import type { Io } from '../index.js';
 import { rankCommand } from './rank.js';
 
@@ -14,7 +13,7 @@ type RankJson = RankingSummary & { store: string; kept: RankSettings; top: Ranke
 
 /** A SQLite store in a new temporary directory, after the given rounds of the test crawl. */
 async function buildStore(rounds: 1 | 2): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'focuscrawl-rank-cli-')), 'store');
+  const dir = join(tempDir('rank-cli'), 'store');
   const store = await openStore(dir, { create: true });
   try {
     await crawlRound1(store);
@@ -220,7 +219,7 @@ describe('focuscrawl rank', () => {
   });
 
   it('a missing store is an error naming the path', async () => {
-    const missing = join(mkdtempSync(join(tmpdir(), 'focuscrawl-rank-cli-')), 'nope');
+    const missing = join(tempDir('rank-cli'), 'nope');
     await assert.rejects(rankCommand(['--store', missing], { out: () => {}, err: () => {} }), {
       code: 'FC_ERR_STORE',
       message: new RegExp(missing.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it, test } from 'node:test';
 import Database from 'better-sqlite3';
@@ -21,6 +21,7 @@ import {
 } from '../../export/testing.js';
 import { META_THRESHOLD, META_TOPIC } from '../../relevance/history.js';
 import { openStore } from '../../store/index.js';
+import { tempDir } from '../../util/testing.js';
 import { META_PLAN, META_WATCH, type PlanSummary, type WatchRecord } from '../../watch/index.js';
 import type { FetchStats } from '../run-stats.js';
 import { statusCommand } from './status.js';
@@ -176,7 +177,7 @@ test('a store status reads does not change', async () => {
 });
 
 test('status of an empty store shows zeros and no times', async () => {
-  const empty = join(mkdtempSync(join(tmpdir(), 'focuscrawl-status-')), 'empty');
+  const empty = join(tempDir('status'), 'empty');
   await (await openStore(empty, { create: true })).close();
   const d = JSON.parse((await status('--store', empty, '--json')).out) as StatusData;
   assert.equal(d.fetched, 0);
@@ -410,7 +411,7 @@ test('status shows the fetch statistics: by status, by error, the failing hosts'
 });
 
 test('status of a store that fetched nothing has no fetch statistics section', async () => {
-  const empty = join(mkdtempSync(join(tmpdir(), 'focuscrawl-status-empty-')), 'store');
+  const empty = join(tempDir('status-empty'), 'store');
   const store = await openStore(empty, { create: true });
   await store.close();
   const r = await status('--store', empty);

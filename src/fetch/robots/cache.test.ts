@@ -113,3 +113,16 @@ test('loadFromResponse: status classes and a truncated file', () => {
   const l = loadFromResponse(200, Buffer.from('User-agent: *\nDisallow: /a\nDisallow: /b'), true);
   assert.deepEqual(l, { source: 'parsed', status: 200, text: 'User-agent: *\nDisallow: /a' });
 });
+
+test('loadFromResponse skips a whole or partial byte-order mark (ID_UTF8ByteOrderMarkIsSkipped)', () => {
+  const rest = Buffer.from('User-agent: *\nDisallow: /a\n');
+  for (const bom of [[0xef, 0xbb, 0xbf], [0xef, 0xbb], [0xef], []]) {
+    const l = loadFromResponse(200, Buffer.concat([Buffer.from(bom), rest]), false);
+    assert.equal(l.source === 'parsed' && l.text, rest.toString(), bom.join(' '));
+  }
+  // Not a mark: the bytes stay (and make the first line junk).
+  const l = loadFromResponse(200, Buffer.concat([Buffer.from([0xef, 0x11, 0xbf]), rest]), false);
+  assert.ok(
+    l.source === 'parsed' && l.text.endsWith(rest.toString()) && l.text.length > rest.length,
+  );
+});

@@ -15,13 +15,25 @@ export type RobotsLoad =
   | { source: 'unreachable'; status: number | undefined; error: string };
 
 /**
- * How a final robots.txt response is read: 2xx → parsed (as UTF-8; a file cut
- * at the byte cap loses its last, partial line); 429 and 5xx → unreachable;
- * other statuses (4xx, a 3xx left unfollowed) → missing.
+ * Length of the UTF-8 byte-order mark at the start of `body`: the whole mark
+ * (EF BB BF) or, as Google's parser accepts, its first one or two bytes.
+ */
+function bomLength(body: Buffer): number {
+  if (body[0] !== 0xef) return 0;
+  if (body[1] !== 0xbb) return 1;
+  return body[2] === 0xbf ? 3 : 2;
+}
+
+/**
+ * How a final robots.txt response is read: 2xx → parsed (as UTF-8, a leading
+ * byte-order mark, whole or partial, skipped; a file cut at the byte cap loses
+ * its last, partial line); 429 and 5xx → unreachable; other statuses (4xx, a
+ * 3xx left unfollowed) → missing.
  */
 export function loadFromResponse(status: number, body: Buffer, truncated: boolean): RobotsLoad {
   if (status >= 200 && status < 300) {
-    let text = body.toString('utf8');
+    const bom = bomLength(body);
+    let text = (bom === 0 ? body : body.subarray(bom)).toString('utf8');
     if (truncated) text = text.slice(0, Math.max(0, text.lastIndexOf('\n')));
     return { source: 'parsed', status, text };
   }

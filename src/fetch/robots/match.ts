@@ -2,8 +2,9 @@
  * robots.txt matching (RFC 9309). Pure.
  *
  * Group choice: the groups whose `User-agent` product token equals ours
- * (case-insensitive) are merged into one; when there is none, the `*` groups
- * are merged instead; when there is neither, everything is allowed.
+ * (case-insensitive, whole token: `FooBot` is not `Foo`) are merged into one;
+ * when there is none, the `*` groups are merged instead; when there is neither,
+ * everything is allowed.
  *
  * Rule choice: the matching rule with the longest pattern wins; on a tie, `Allow`
  * wins. Patterns match from the start of the path (with query); `*` matches any
@@ -62,7 +63,9 @@ export function ruleMatches(rule: CompiledRule, path: string): boolean {
 /** The merged group that applies to `productToken`, its rules compiled and ordered. */
 export function policyFor(robots: RobotsTxt, productToken: string): RobotsPolicy {
   const token = productToken.toLowerCase();
-  let chosen = robots.groups.filter((g) => g.agents.includes(token));
+  // An empty token names no crawler: it matches no group (not even one whose
+  // `User-agent` value has no product token, such as `User-agent: ツ`).
+  let chosen = token === '' ? [] : robots.groups.filter((g) => g.agents.includes(token));
   let group: string | undefined = token;
   if (chosen.length === 0) {
     chosen = robots.groups.filter((g) => g.agents.includes('*'));

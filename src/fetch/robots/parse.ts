@@ -11,6 +11,13 @@
  * - `Allow`/`Disallow` with an empty value add no rule.
  * - `Crawl-delay` takes (fractional) seconds; the first valid value of a group counts.
  * - `Sitemap` lines are collected wherever they appear; they do not end a group.
+ * - A line longer than {@link MAX_LINE_BYTES} bytes is cut there (the rest is
+ *   ignored), as Google's parser does.
+ * - Only ASCII whitespace (space, tab, CR, LF, VT, FF) is trimmed: a line that
+ *   starts with another character (a byte-order mark after the first line, a
+ *   no-break space) is junk.
+ * - Google's `index.html` rule: `Allow: /dir/index.html` (or `index.htm`) also
+ *   allows `/dir/` itself (the rule `/dir/$` is added, with the same line).
  */
 import { normalizeRobotsPath } from './path.js';
 
@@ -63,7 +70,10 @@ const KEYS = new Map<string, number>([
   ['site-map', KEY_SITEMAP],
 ]);
 
-const NO_COLON_LINE = /^([A-Za-z][A-Za-z_-]*)[ \t]+(\S+)$/;
+/** Longest line read, in UTF-8 bytes (Google's limit: 8 × 2083 bytes, less one). */
+export const MAX_LINE_BYTES = 2083 * 8 - 1;
+
+const NO_COLON_LINE = /^([A-Za-z][A-Za-z_-]*)[ \t]+([^ \t]+)$/;
 const DELAY_VALUE = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /**
@@ -82,6 +92,44 @@ export function agentToken(value: string): string {
   return value.slice(0, end).toLowerCase();
 }
 
+function isAsciiSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+/** `s` without leading and trailing ASCII whitespace. */
+function trimAscii(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isAsciiSpace(s.charCodeAt(a))) a++;
+  while (b > a && isAsciiSpace(s.charCodeAt(b - 1))) b--;
+  return a === 0 && b === s.length ? s : s.slice(a, b);
+}
+
+/** `line` cut to at most {@link MAX_LINE_BYTES} UTF-8 bytes, never inside a character. */
+function cutLongLine(line: string): string {
+  // At most 3 UTF-8 bytes per UTF-16 code unit.
+  if (line.length * 3 <= MAX_LINE_BYTES) return line;
+  const bytes = Buffer.from(line, 'utf8');
+  if (bytes.length <= MAX_LINE_BYTES) return line;
+  let end = MAX_LINE_BYTES;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+/**
+ * For an Allow pattern whose last segment is `index.html` or `index.htm` (a
+ * final `$` allowed), the pattern of the directory itself (`/dir/index.html` →
+ * `/dir/$`); otherwise undefined.
+ */
+export function directoryIndexPattern(pattern: string): string | undefined {
+  const body = pattern.endsWith('$') ? pattern.slice(0, -1) : pattern;
+  const slash = body.lastIndexOf('/');
+  if (slash < 0) return undefined;
+  const last = body.slice(slash + 1);
+  if (last !== 'index.html' && last !== 'index.htm') return undefined;
+  return body.slice(0, slash + 1) + '$';
+}
+
 export function parseRobotsTxt(text: string): RobotsTxt {
   const groups: RobotsGroup[] = [];
   const sitemaps: string[] = [];
@@ -90,19 +138,19 @@ export function parseRobotsTxt(text: string): RobotsTxt {
 
   const lines = text.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
-    let line = lines[i]!;
+    let line = cutLongLine(lines[i]!);
     if (i === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     const hash = line.indexOf('#');
     if (hash >= 0) line = line.slice(0, hash);
-    line = line.trim();
+    line = trimAscii(line);
     if (line === '') continue;
 
     let key: number | undefined;
     let value: string;
     const colon = line.indexOf(':');
     if (colon >= 0) {
-      key = KEYS.get(line.slice(0, colon).trim().toLowerCase());
-      value = line.slice(colon + 1).trim();
+      key = KEYS.get(trimAscii(line.slice(0, colon)).toLowerCase());
+      value = trimAscii(line.slice(colon + 1));
     } else {
       const m = NO_COLON_LINE.exec(line);
       if (m === null) continue;
@@ -129,11 +177,11 @@ export function parseRobotsTxt(text: string): RobotsTxt {
         if (group === undefined) break;
         inAgentLines = false;
         if (value !== '') {
-          group.rules.push({
-            allow: key === KEY_ALLOW,
-            pattern: normalizeRobotsPath(value),
-            line: lineNo,
-          });
+          const allow = key === KEY_ALLOW;
+          const pattern = normalizeRobotsPath(value);
+          group.rules.push({ allow, pattern, line: lineNo });
+          const dir = allow ? directoryIndexPattern(pattern) : undefined;
+          if (dir !== undefined) group.rules.push({ allow, pattern: dir, line: lineNo });
         }
         break;
       case KEY_DELAY:

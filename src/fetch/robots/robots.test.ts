@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isAllowedBy, policyFor } from './match.js';
-import { parseRobotsTxt } from './parse.js';
+import { directoryIndexPattern, MAX_LINE_BYTES, parseRobotsTxt } from './parse.js';
 import { normalizeRobotsPath } from './path.js';
 
 /** [robots.txt, agent, path, expected allowed] */
@@ -309,5 +309,61 @@ describe('percent-encoding normalisation', () => {
     ];
     for (const [input, expected] of cases)
       assert.equal(normalizeRobotsPath(input), expected, input);
+  });
+});
+
+describe('robots.txt: behaviours taken from Google’s robots_test.cc', () => {
+  test('a line longer than MAX_LINE_BYTES is cut there (GoogleOnly_LineTooLong)', () => {
+    const head = 'Disallow: ';
+    const long = '/x/' + 'a'.repeat(MAX_LINE_BYTES - head.length - 3);
+    assert.equal((head + long).length, MAX_LINE_BYTES);
+    const txt = `User-agent: *\n${head}${long}/qux\n`;
+    const rule = parseRobotsTxt(txt).groups[0]!.rules[0]!;
+    assert.equal(rule.pattern, long);
+    check([
+      [txt, 'a', `${long}/fux`, false],
+      [txt, 'a', '/fux', true],
+    ]);
+    // The cut never splits a character: 'ツ' is 3 UTF-8 bytes.
+    const wide = '/' + 'ツ'.repeat(MAX_LINE_BYTES);
+    const cut = parseRobotsTxt(`User-agent: *\nDisallow: ${wide}\n`).groups[0]!.rules[0]!.pattern;
+    assert.ok(!cut.includes('%EF%BF%BD'), 'no replacement character');
+    assert.equal(cut.length % 9, 1, 'whole characters only');
+  });
+
+  test('Allow of index.html also allows its directory (GoogleOnly_IndexHTMLisDirectory)', () => {
+    const txt = 'User-agent: *\nAllow: /a/index.html\nAllow: /b/index.htm$\nDisallow: /\n';
+    check([
+      [txt, 'x', '/a/', true],
+      [txt, 'x', '/a/index.html', true],
+      [txt, 'x', '/a/x', false],
+      [txt, 'x', '/b/', true],
+      [txt, 'x', '/c/', false],
+    ]);
+    assert.equal(directoryIndexPattern('/a/index.html'), '/a/$');
+    assert.equal(directoryIndexPattern('/index.htm$'), '/$');
+    assert.equal(directoryIndexPattern('/a/index.php'), undefined);
+    assert.equal(directoryIndexPattern('/a/myindex.html'), undefined);
+    // Disallow is not extended.
+    check([['User-agent: *\nDisallow: /a/index.html\n', 'x', '/a/', true]]);
+  });
+
+  test('an empty product token matches no group (GoogleOnly_SystemTest)', () => {
+    check([
+      ['User-agent: FooBot\nDisallow: /\n', '', '/', true],
+      ['User-agent: ツ\nDisallow: /\n', '', '/', true],
+      ['User-agent: ツ\nDisallow: /\nUser-agent: *\nDisallow: /x\n', '', '/y', true],
+    ]);
+  });
+
+  test('only ASCII whitespace is trimmed: a byte-order mark inside the file makes junk', () => {
+    check([
+      ['User-agent: a\n\ufeffDisallow: /x\n', 'a', '/x', true],
+      ['User-agent: a\n\u00a0Disallow: /x\n', 'a', '/x', true],
+      ['User-agent: a\n\t Disallow: /x \t\n', 'a', '/x', false],
+      // A no-break space is not a separator: it is part of the pattern.
+      ['User-agent: a\nDisallow /x\u00a0y\n', 'a', '/x%C2%A0y', false],
+      ['User-agent: a\nDisallow /x\u00a0y\n', 'a', '/x', true],
+    ]);
   });
 });

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ModelFileError } from '../../errors/index.js';
+import { tempDir } from '../../util/testing.js';
 import {
   binaryEntropy,
   compactSample,
@@ -330,7 +330,7 @@ describe('link model evaluation', () => {
 });
 
 describe('link model files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'focuscrawl-model-'));
+  const dir = tempDir('model');
   const positives = [vec({ telescope: 2, star: 1 }), vec({ telescope: 1, lens: 1 })];
   const negatives = [vec({ bread: 1, oven: 1 }), vec({ bread: 1, telescope: 1 })];
   const kernel = trainLinkModel(positives, negatives);
