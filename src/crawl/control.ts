@@ -17,7 +17,7 @@
  * with the others.
  */
 import { z } from 'zod';
-import type { TopicChange, TopicKeyword } from '../relevance/index.js';
+import { type TopicChange, type TopicKeyword, weightCosine } from '../relevance/index.js';
 import type { RunRecords } from '../store/index.js';
 import type { RuleKeeper } from './rules.js';
 import type { Setup } from './setup.js';
@@ -276,20 +276,6 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-type Vec = ReadonlyMap<string, number>;
-
-function cosine(a: Vec, b: Vec): number {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  for (const [k, x] of a) {
-    dot += x * (b.get(k) ?? 0);
-    aa += x * x;
-  }
-  for (const x of b.values()) bb += x * x;
-  return aa === 0 || bb === 0 ? 0 : Math.min(1, dot / Math.sqrt(aa * bb));
-}
-
 /**
  * The topic history's record of keyword weights set by hand: the drift from the
  * original vector, the words added and removed, the heaviest 20, rule `manual`.
@@ -311,7 +297,7 @@ export function manualTopicChange(
   return {
     at,
     fetched,
-    drift: Math.max(0, 1 - cosine(vec(original), now)),
+    drift: Math.max(0, 1 - weightCosine(vec(original), now)),
     limited: false,
     added: after.filter((k) => !old.has(k.word)).map((k) => k.word),
     removed: before.filter((k) => !now.has(k.word)).map((k) => k.word),

@@ -174,7 +174,8 @@ function unitVector(v: Vec): Vec {
   return new Map([...v].map(([k, x]) => [k, x / len]));
 }
 
-function cosine(a: Vec, b: Vec): number {
+/** The cosine of two sparse weight vectors (0 when either is empty), at most 1. */
+export function cosine(a: Vec, b: Vec): number {
   let dot = 0;
   let aa = 0;
   let bb = 0;

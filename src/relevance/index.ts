@@ -5,6 +5,7 @@ export {
   type AdaptOptions,
   adaptTopic,
   type CollectedTerms,
+  cosine as weightCosine,
   createTermCollector,
   DEFAULT_MAX_TERMS,
   type TermCollector,

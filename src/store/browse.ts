@@ -14,6 +14,7 @@
  * again, or missed, at its new place).
  */
 import { hostOf } from '../url/index.js';
+import { STATE_NAME } from './schema.js';
 import { type HistoryRecord, URL_STATES, type UrlState } from './types.js';
 import { checkInt, checkUrl, fail, show } from './validate-basics.js';
 
@@ -338,6 +339,40 @@ export function checkActivityOptions(o: { bucketMs: number; since?: number }): {
  */
 export function linkNeedle(url: string): string {
   return `[${JSON.stringify(url)},`;
+}
+
+/** A stored page whose links may point at a URL (`pageLinks` in), as the SQL stores read it. */
+export interface InLinkRow {
+  url_id: number;
+  url: string;
+  state: number;
+  relevance: number | null;
+  links: string;
+}
+
+/**
+ * Adds to `out` the links to `url` of a batch of `rows` (read `batch` at a time, by
+ * url_id), up to `limit`; returns the url_id to read on after, or null when done.
+ */
+export function addLinksIn(
+  out: LinkRow[],
+  rows: readonly InLinkRow[],
+  url: string,
+  limit: number,
+  batch: number,
+): number | null {
+  for (const r of rows) {
+    for (const anchor of linksTo(r.links, url)) {
+      out.push({
+        url: r.url,
+        anchor,
+        state: STATE_NAME[r.state] as UrlState,
+        relevance: r.relevance,
+      });
+      if (out.length === limit) return null;
+    }
+  }
+  return rows.length < batch ? null : (rows[rows.length - 1] as InLinkRow).url_id;
 }
 
 /** The links of `json` (wire.ts) to `url`, with their anchors, in page order. */

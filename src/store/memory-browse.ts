@@ -40,6 +40,25 @@ function lastRows(history: readonly HistoryRecord[]): Map<string, HistoryRecord>
   return last;
 }
 
+/** A URL's row: its page's figures, else its last history row's. */
+function rowOf(
+  rec: UrlRecord,
+  page: PageRecord | undefined,
+  h: HistoryRecord | undefined,
+): PageRow {
+  return {
+    url: rec.url,
+    state: rec.state,
+    host: rowHost(rec.url),
+    depth: rec.depth,
+    relevance: page?.relevance ?? null,
+    rank: page?.score ?? null,
+    title: page?.title ?? null,
+    fetchedAt: page?.fetchedAt ?? h?.fetchedAt ?? null,
+    status: page?.status ?? h?.status ?? null,
+  };
+}
+
 export function memoryBrowseMethods(d: MemoryBrowseDeps): Browse {
   const { open, urls, records } = d;
   const stateOf = (url: string) => urls.get(url)?.state ?? null;
@@ -64,20 +83,9 @@ export function memoryBrowseMethods(d: MemoryBrowseDeps): Browse {
       rows.sort((a, b) => comparePositions(q.order, a.at, b.at));
       const { rows: got, next } = pageOf(q, rows.slice(0, q.limit + 1), (r) => r.at);
       const last = got.some((r) => r.page === undefined) ? lastRows(records.history()) : null;
-      const items = got.map(({ rec, page }): PageRow => {
-        const h = page === undefined ? last?.get(rec.url) : undefined;
-        return {
-          url: rec.url,
-          state: rec.state,
-          host: rowHost(rec.url),
-          depth: rec.depth,
-          relevance: page?.relevance ?? null,
-          rank: page?.score ?? null,
-          title: page?.title ?? null,
-          fetchedAt: page?.fetchedAt ?? h?.fetchedAt ?? null,
-          status: page?.status ?? h?.status ?? null,
-        };
-      });
+      const items = got.map(({ rec, page }) =>
+        rowOf(rec, page, page === undefined ? last?.get(rec.url) : undefined),
+      );
       return { items, next };
     },
 
@@ -114,18 +122,11 @@ export function memoryBrowseMethods(d: MemoryBrowseDeps): Browse {
       const rec = urls.get(url);
       if (rec === undefined) return null;
       const page = records.pageOf(url);
-      const h = page === undefined ? lastRows(records.history()).get(url) : undefined;
-      return {
-        url: rec.url,
-        state: rec.state,
-        host: rowHost(rec.url),
-        depth: rec.depth,
-        relevance: page?.relevance ?? null,
-        rank: page?.score ?? null,
-        title: page?.title ?? null,
-        fetchedAt: page?.fetchedAt ?? h?.fetchedAt ?? null,
-        status: page?.status ?? h?.status ?? null,
-      };
+      return rowOf(
+        rec,
+        page,
+        page === undefined ? lastRows(records.history()).get(url) : undefined,
+      );
     },
 
     async urlHistory(url) {

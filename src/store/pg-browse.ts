@@ -5,13 +5,14 @@
  */
 import {
   type ActivityBucket,
+  addLinksIn,
   type Browse,
   checkActivityOptions,
   checkLinksOptions,
   checkPageQuery,
+  type InLinkRow,
   type LinkRow,
   linkNeedle,
-  linksTo,
   pageOf,
   planPages,
 } from './browse.js';
@@ -38,14 +39,6 @@ const builder = new BrowseSqlBuilder(
   { host: PG_HOST_SQL, walkJoin: 'JOIN', byHostOnly: '' },
   (n) => `$${n}`,
 );
-
-interface InLinkRow {
-  url_id: number;
-  url: string;
-  state: number;
-  relevance: number | null;
-  links: string;
-}
 
 /** The last history row (time, status) of each of `ids`. */
 async function lastFetches(q: Sql, ids: number[]): Promise<Map<number, LastFetch>> {
@@ -99,19 +92,9 @@ async function linksIn(db: PgDb, url: string, limit: number): Promise<LinkRow[]>
        WHERE l.url_id > $1 AND strpos(l.links, $2) > 0 ORDER BY l.url_id LIMIT $3`,
       [after, needle, LINK_PAGES],
     );
-    for (const r of rows) {
-      for (const anchor of linksTo(r.links, url)) {
-        out.push({
-          url: r.url,
-          anchor,
-          state: STATE_NAME[r.state] as UrlState,
-          relevance: r.relevance,
-        });
-        if (out.length === limit) return out;
-      }
-    }
-    if (rows.length < LINK_PAGES) return out;
-    after = (rows[rows.length - 1] as InLinkRow).url_id;
+    const next = addLinksIn(out, rows, url, limit, LINK_PAGES);
+    if (next === null) return out;
+    after = next;
   }
 }
 

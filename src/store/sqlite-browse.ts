@@ -6,13 +6,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import {
   type ActivityBucket,
+  addLinksIn,
   type Browse,
   checkActivityOptions,
   checkLinksOptions,
   checkPageQuery,
+  type InLinkRow,
   type LinkRow,
   linkNeedle,
-  linksTo,
   type PageRow,
   pageOf,
   planPages,
@@ -28,14 +29,6 @@ type Guard = <T>(op: string, fn: () => T) => T;
 
 /** Pages whose links `pageLinks` reads at a time looking for links in. */
 const LINK_PAGES = 200;
-
-interface InLinkRow {
-  url_id: number;
-  url: string;
-  state: number;
-  relevance: number | null;
-  links: string;
-}
 
 function prepare(db: Database) {
   return {
@@ -176,19 +169,9 @@ export class SqliteBrowse implements Browse {
     let after = 0;
     for (;;) {
       const rows = this.#q.linksIn.all(after, needle, LINK_PAGES);
-      for (const r of rows) {
-        for (const anchor of linksTo(r.links, url)) {
-          out.push({
-            url: r.url,
-            anchor,
-            state: STATE_NAME[r.state] as UrlState,
-            relevance: r.relevance,
-          });
-          if (out.length === limit) return out;
-        }
-      }
-      if (rows.length < LINK_PAGES) return out;
-      after = (rows[rows.length - 1] as InLinkRow).url_id;
+      const next = addLinksIn(out, rows, url, limit, LINK_PAGES);
+      if (next === null) return out;
+      after = next;
     }
   }
 
