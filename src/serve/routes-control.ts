@@ -12,6 +12,7 @@ import { createTopic } from '../relevance/index.js';
 import type { Store } from '../store/index.js';
 import { canonicalizeUrlOrThrow } from '../url/index.js';
 import { parseBody } from './params.js';
+import { controlFields } from './status.js';
 
 /** Keywords one weights change may give. */
 export const MAX_WEIGHTS = 10_000;
@@ -50,16 +51,7 @@ const seedsBody = z.strictObject({
 
 /** What the control routes answer: the control value as written. */
 export function controlView(c: Control) {
-  return {
-    control: {
-      paused: c.paused,
-      stop: c.stop,
-      seq: c.seq,
-      at: c.at,
-      threshold: c.threshold?.value ?? null,
-      weights: c.weights?.terms ?? null,
-    },
-  };
+  return { control: controlFields(c) };
 }
 
 /** The weights as a topic's keywords (normalised as a topic file's, duplicates refused). */

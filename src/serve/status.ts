@@ -14,6 +14,18 @@ import type { Store } from '../store/index.js';
 import { META_PLAN, META_WATCH } from '../watch/index.js';
 
 /** The window the live pages per second are measured over. */
+/** The control value as the API shows it (in the status and the control routes' answers). */
+export function controlFields(c: Control): StatusBody['control'] {
+  return {
+    paused: c.paused,
+    stop: c.stop,
+    seq: c.seq,
+    at: c.at,
+    threshold: c.threshold?.value ?? null,
+    weights: c.weights?.terms ?? null,
+  };
+}
+
 export const RATE_WINDOW_MS = 5_000;
 /** The shortest time a gathered status is reused. */
 export const STATUS_MIN_AGE_MS = 1_000;
@@ -69,14 +81,7 @@ export class StatusSource {
       ...data,
       pagesPerSec: this.#rate(at, data.fetched),
       crawlPagesPerSec: data.pagesPerSec,
-      control: {
-        paused: c.paused,
-        stop: c.stop,
-        seq: c.seq,
-        at: c.at,
-        threshold: c.threshold?.value ?? null,
-        weights: c.weights?.terms ?? null,
-      },
+      control: controlFields(c),
       at,
     };
     this.#maxAgeMs = Math.max(STATUS_MIN_AGE_MS, 4 * (at - started));
