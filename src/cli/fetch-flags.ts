@@ -60,6 +60,13 @@ export const FETCH_FLAGS: readonly FlagDef[] = [
     help: 'send requests through an HTTP(S) proxy',
   },
   {
+    flag: 'ca-file',
+    arg: 'PATH',
+    option: 'caFile',
+    read: text,
+    help: 'PEM file of CA certificates trusted for HTTPS besides the bundled roots',
+  },
+  {
     flag: 'user-agent',
     arg: 'UA',
     option: 'userAgent',

@@ -27,6 +27,7 @@ export const PATH_FLAGS: ReadonlySet<string> = new Set([
   'site-model',
   'extract',
   'log-file',
+  'ca-file',
 ]);
 
 /** Values that are not paths although their flag takes paths. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { InvalidOptionError } from '../errors/index.js';
 // The fetcher's schema from its own module: the caller's thread of a crawl on a thread of
 // its own loads no more of the fetcher than its options.
-import { fetcherOptionsSchema } from '../fetch/options.js';
+import { fetcherOptionsSchema, loadCaFile } from '../fetch/options.js';
 import { STRATEGY_NAMES, type StrategyName } from '../frontier/index.js';
 import type { Topic, TopicInput } from '../relevance/index.js';
 import type { Store } from '../store/index.js';
@@ -401,6 +401,8 @@ export function parseCrawlOptions(input: CrawlOptionsInput): CrawlOptions {
   const r = crawlOptionsSchema.safeParse(input);
   if (r.success) {
     checkLimits(r.data);
+    // A CA file that cannot be read fails here, before the store is made.
+    if (r.data.fetcher.caFile !== undefined) loadCaFile(r.data.fetcher.caFile);
     return r.data;
   }
   const problems = r.error.issues.map((i) => {

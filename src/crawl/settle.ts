@@ -7,7 +7,7 @@
  * each ended fetch here and gets back what to record and what to send.
  */
 import { AbortedError } from '../errors/index.js';
-import { classifyFailure, type FetchResult } from '../fetch/index.js';
+import { bodyTooLarge, classifyFailure, type FetchResult } from '../fetch/index.js';
 import type { HostHealthOptions } from '../frontier/index.js';
 import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { failure, redirectOutcome } from './page.js';
@@ -135,7 +135,13 @@ export class Settler {
     // A claim held for the final URL takes the page; this one is a redirect to it.
     const owner = ended.takes ?? c;
     if (ended.takes !== null) out.records.push(redirectOutcome(c, redirectSteps(r), fetchedAt));
-    const rec = r.status < 200 || r.status >= 300 ? this.#httpError(owner, r) : judge(owner, r, c);
+    const cut = bodyTooLarge(r);
+    const rec =
+      r.status < 200 || r.status >= 300
+        ? this.#httpError(owner, r)
+        : cut !== undefined
+          ? failure(owner, fetchedAt, errorText(cut), r.status, r)
+          : judge(owner, r, c);
     out.records.push(rec);
     if (rec.event.finalUrl !== undefined) this.#reached.set(rec.event.finalUrl, rec);
     return out;

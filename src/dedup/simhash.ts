@@ -313,10 +313,12 @@ export function createFingerprinter(options: FingerprintOptions = {}): Fingerpri
     minUnits: CJK_PER_WORD * o.minBlockWords,
     minFeatures: o.minFeatures,
   };
-  // The newline goes on before normalising, which makes a flat string of it again.
+  // The page's text was normalised for its relevance already (normalizeText remembers
+  // it); the newline goes on after (NFKC and lower-casing leave a newline alone and
+  // never join across it).
   return (text: string): TextFingerprint => {
     const head = text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text;
-    return fingerprintNormalized(normalizeText(`${head}\n`), params);
+    return fingerprintNormalized(`${normalizeText(head)}\n`, params);
   };
 }
 

@@ -22,6 +22,12 @@ export const ErrorCodes = {
   FC_ERR_TOTAL_TIMEOUT:
     'The whole request did not finish within `totalTimeoutMs`, or the whole fetch of a URL (all its tries) within `urlTimeoutMs`.',
   FC_ERR_NETWORK: 'The connection failed or was reset.',
+  FC_ERR_PROTOCOL:
+    'The response broke HTTP/1.1: malformed chunked framing, a body longer or shorter than its framing, conflicting Content-Length headers, or headers beyond the size limit.',
+  FC_ERR_BODY_TOO_LARGE:
+    'A page body reached the byte cap (`maxBytes`, after decompression): recorded as an error, not kept cut (a compression bomb ends so too).',
+  FC_ERR_TLS_CERT:
+    "The server's TLS certificate was rejected (its `reason`: expired, not yet valid, wrong host, unknown authority, self-signed, revoked, other).",
   FC_ERR_ABORTED: 'The request was aborted by the caller.',
   FC_ERR_RESOLVE_SPEC: 'A `--resolve HOST=IP[:PORT]` mapping is malformed.',
   FC_ERR_TOPIC_FILE:
@@ -119,6 +125,45 @@ export const ConnectTimeoutError = define('FC_ERR_CONNECT_TIMEOUT', 'ConnectTime
 export const HeadersTimeoutError = define('FC_ERR_HEADERS_TIMEOUT', 'HeadersTimeoutError', true);
 export const TotalTimeoutError = define('FC_ERR_TOTAL_TIMEOUT', 'TotalTimeoutError', true);
 export const NetworkError = define('FC_ERR_NETWORK', 'NetworkError', true);
+export const ProtocolError = define('FC_ERR_PROTOCOL', 'ProtocolError', false);
+export const BodyTooLargeError = define('FC_ERR_BODY_TOO_LARGE', 'BodyTooLargeError', false);
+/** Why a server's TLS certificate was rejected (`TlsCertError.reason`). */
+export type TlsCertReason =
+  | 'expired'
+  | 'not-yet-valid'
+  | 'wrong-host'
+  | 'unknown-authority'
+  | 'self-signed'
+  | 'revoked'
+  | 'other';
+
+const TLS_REASONS: readonly TlsCertReason[] = [
+  'expired',
+  'not-yet-valid',
+  'wrong-host',
+  'unknown-authority',
+  'self-signed',
+  'revoked',
+  'other',
+];
+
+/**
+ * The server's TLS certificate was rejected: permanent for the run (not retried).
+ * The message carries `(reason: R)`, so the reason survives as text (the store, a
+ * thread boundary); without an explicit `reason` it is read back from there.
+ */
+export class TlsCertError extends FocusCrawlError {
+  override name = 'TlsCertError';
+  readonly reason: TlsCertReason;
+
+  constructor(message: string, options: FocusCrawlErrorOptions & { reason?: TlsCertReason } = {}) {
+    const { reason, ...rest } = options;
+    super('FC_ERR_TLS_CERT', message, { retryable: false, ...rest });
+    const said = /\(reason: ([a-z-]+)\)/.exec(message)?.[1] as TlsCertReason | undefined;
+    this.reason = reason ?? (said !== undefined && TLS_REASONS.includes(said) ? said : 'other');
+  }
+}
+
 export const AbortedError = define('FC_ERR_ABORTED', 'AbortedError', false);
 export const ResolveSpecError = define('FC_ERR_RESOLVE_SPEC', 'ResolveSpecError', false);
 export const TopicFileError = define('FC_ERR_TOPIC_FILE', 'TopicFileError', false);
@@ -168,6 +213,9 @@ const BY_CODE: Record<
   FC_ERR_HEADERS_TIMEOUT: HeadersTimeoutError,
   FC_ERR_TOTAL_TIMEOUT: TotalTimeoutError,
   FC_ERR_NETWORK: NetworkError,
+  FC_ERR_PROTOCOL: ProtocolError,
+  FC_ERR_BODY_TOO_LARGE: BodyTooLargeError,
+  FC_ERR_TLS_CERT: TlsCertError,
   FC_ERR_ABORTED: AbortedError,
   FC_ERR_RESOLVE_SPEC: ResolveSpecError,
   FC_ERR_TOPIC_FILE: TopicFileError,

@@ -10,9 +10,11 @@
  */
 import { lookup as dnsLookup } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { buildConnector } from 'undici';
 import { BlockedAddressError, type FocusCrawlError, ResolveSpecError } from '../errors/index.js';
 import { blockedAddressKind, blockedHostKind, stripBrackets } from './address.js';
+import { loadCaFile } from './options.js';
 
 export interface ResolveRule {
   /** The spec as written. */
@@ -117,6 +119,18 @@ export interface ConnectorOptions {
   lookup: LookupFunction | undefined;
   /** False: no DNS at all, every unmapped name fails as not found. */
   dns?: boolean;
+  /** A PEM file of CA certificates trusted besides Node's bundled roots. */
+  caFile?: string | undefined;
+}
+
+/**
+ * The TLS trust of connections: `{}` (Node's bundled roots) without a CA file, else
+ * `{ ca }` holding the bundled roots and the file's certificates (undici's and
+ * tls.connect's `ca` replaces the roots, so they are given again).
+ */
+export function tlsTrust(caFile: string | undefined): { ca?: string[] } {
+  if (caFile === undefined) return {};
+  return { ca: [...rootCertificates, ...loadCaFile(caFile)] };
 }
 
 /** A lookup that finds nothing and asks nobody (`dns: false`). */
@@ -154,15 +168,16 @@ export function guardLookup(base: LookupFunction): LookupFunction {
   };
 }
 
-/** The undici connector: resolve mappings, then the address guard. */
+/** The undici connector: resolve mappings, then the address guard; TLS trusts `caFile` too. */
 export function createConnector(o: ConnectorOptions): buildConnector.connector {
   const lookup =
     o.dns === false ? noDnsLookup : (o.lookup ?? (dnsLookup as unknown as LookupFunction));
-  const direct = buildConnector({ timeout: o.connectTimeoutMs, lookup });
+  const trust = tlsTrust(o.caFile);
+  const direct = buildConnector({ timeout: o.connectTimeoutMs, lookup, ...trust });
   if (o.allowPrivateAddresses && o.resolver.size === 0) return direct;
   const guarded = o.allowPrivateAddresses
     ? direct
-    : buildConnector({ timeout: o.connectTimeoutMs, lookup: guardLookup(lookup) });
+    : buildConnector({ timeout: o.connectTimeoutMs, lookup: guardLookup(lookup), ...trust });
   return (opts, callback) => {
     const host = stripBrackets(opts.hostname);
     const rule = o.resolver.match(host);

@@ -7,6 +7,8 @@ import {
   HeadersTimeoutError,
   isFocusCrawlError,
   NetworkError,
+  TlsCertError,
+  type TlsCertReason,
   TotalTimeoutError,
 } from '../errors/index.js';
 
@@ -14,6 +16,38 @@ export interface TimeoutSettings {
   connectTimeoutMs: number;
   firstByteTimeoutMs: number;
   totalTimeoutMs: number;
+}
+
+/** Node's (OpenSSL's) certificate verification codes → why the certificate was rejected. */
+const TLS_CERT_REASONS: Readonly<Record<string, TlsCertReason>> = {
+  CERT_HAS_EXPIRED: 'expired',
+  CRL_HAS_EXPIRED: 'expired',
+  CERT_NOT_YET_VALID: 'not-yet-valid',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'wrong-host',
+  HOSTNAME_MISMATCH: 'wrong-host',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'unknown-authority',
+  UNABLE_TO_GET_ISSUER_CERT: 'unknown-authority',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'unknown-authority',
+  CERT_UNTRUSTED: 'unknown-authority',
+  CERT_CHAIN_TOO_LONG: 'unknown-authority',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed',
+  CERT_REVOKED: 'revoked',
+  CERT_SIGNATURE_FAILURE: 'other',
+  CERT_REJECTED: 'other',
+  INVALID_CA: 'other',
+  INVALID_PURPOSE: 'other',
+  PATH_LENGTH_EXCEEDED: 'other',
+  UNABLE_TO_DECRYPT_CERT_SIGNATURE: 'other',
+  UNABLE_TO_DECODE_ISSUER_PUBLIC_KEY: 'other',
+  ERROR_IN_CERT_NOT_BEFORE_FIELD: 'other',
+  ERROR_IN_CERT_NOT_AFTER_FIELD: 'other',
+  ERR_TLS_CERT_SIGNATURE_ALGORITHM_UNSUPPORTED: 'other',
+};
+
+/** The reason a TLS error code gives for rejecting a certificate; undefined for other codes. */
+export function tlsCertReason(code: string | undefined): TlsCertReason | undefined {
+  return code === undefined ? undefined : TLS_CERT_REASONS[code];
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
@@ -46,6 +80,13 @@ export function toFetchError(err: unknown, url: string, t: TimeoutSettings): Foc
     case 'UND_ERR_DESTROYED':
     case 'UND_ERR_CLOSED':
       return new AbortedError(`${url}: the fetcher was closed`, o);
+  }
+  const reason = tlsCertReason(code);
+  if (reason !== undefined) {
+    return new TlsCertError(
+      `${url}: TLS certificate rejected (reason: ${reason}): ${code} ${message}`,
+      { ...o, reason },
+    );
   }
   if (code !== undefined && DNS_CODES.has(code)) {
     const host = typeof e.hostname === 'string' ? e.hostname : new URL(url).hostname;

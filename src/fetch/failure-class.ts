@@ -4,7 +4,7 @@
  * succeed (the name did not resolve, the connection was refused, reset or timed
  * out, robots.txt could not be read, the server answered 5xx or 429), `permanent`
  * when the same request would fail the same way (another 4xx, a robots.txt rule, a
- * refused address, a URL out of scope or malformed, a redirect loop). And, for
+ * refused address, a rejected TLS certificate, a URL out of scope or malformed, a redirect loop). And, for
  * people, the cause in a few words with what to check. Pure.
  */
 
@@ -25,6 +25,8 @@ export type FailureKind =
   | 'network'
   /** The host stayed unreachable and its URLs were not sent (`FC_ERR_HOST_UNREACHABLE`). */
   | 'unreachable'
+  /** The server's TLS certificate was rejected (`FC_ERR_TLS_CERT`): permanent. */
+  | 'tls'
   /** robots.txt could not be read (5xx, 429, network error): its site waits. */
   | 'robots-unreachable'
   /** An HTTP error status. */
@@ -88,7 +90,7 @@ export function classifyFailure(f: FailureInput): FailureInfo {
     return { class: transient ? 'transient' : 'permanent', kind: 'http', code, where: host };
   }
   const at = (kind: FailureKind, where = host): FailureInfo => ({
-    class: kind === 'other' ? 'permanent' : 'transient',
+    class: kind === 'other' || kind === 'tls' ? 'permanent' : 'transient',
     kind,
     code,
     where,
@@ -106,6 +108,8 @@ export function classifyFailure(f: FailureInput): FailureInfo {
       if (refused !== null) return at('refused', refused[1]);
       return at(/ECONNREFUSED/.test(text) ? 'refused' : 'network');
     }
+    case 'FC_ERR_TLS_CERT':
+      return at('tls');
     case 'FC_ERR_HOST_UNREACHABLE':
       return at(
         'unreachable',
@@ -147,6 +151,8 @@ export function describeFailure(kind: FailureKind, code: string, where: readonly
       return `the connection to ${at} failed (${code})`;
     case 'unreachable':
       return `${at} stayed unreachable`;
+    case 'tls':
+      return `the TLS certificate of ${at} was rejected (${code}) — expired, for another host, or signed by an authority not trusted (--ca-file)?`;
     case 'robots-unreachable':
       return `robots.txt of ${at} could not be read`;
     case 'http':

@@ -12,11 +12,12 @@ import {
   type FocusCrawlError,
   InvalidOptionError,
   InvalidUrlError,
+  TlsCertError,
 } from '../errors/index.js';
 import { canonicalizeUrl } from '../url/index.js';
 import { blockedHostKind } from './address.js';
 import { FetchBudget, urlTimeoutError } from './budget.js';
-import { createConnector, HostResolver } from './connect.js';
+import { createConnector, HostResolver, tlsTrust } from './connect.js';
 import { hostFailureOf } from './host-failure.js';
 import {
   defaultUserAgent,
@@ -128,6 +129,7 @@ class HttpFetcher implements Fetcher {
         allowPrivateAddresses: o.allowPrivateAddresses,
         lookup: o.lookup,
         dns: o.dns,
+        caFile: o.caFile,
       }),
     });
     // Plain-HTTP hosts mapped by resolve share one pool per mapped address (see route.ts).
@@ -140,7 +142,12 @@ class HttpFetcher implements Fetcher {
     this.#proxy =
       o.proxy === undefined
         ? undefined
-        : new ProxyAgent({ ...common, uri: o.proxy, connect: { timeout: o.connectTimeoutMs } });
+        : new ProxyAgent({
+            ...common,
+            uri: o.proxy,
+            connect: { timeout: o.connectTimeoutMs },
+            requestTls: tlsTrust(o.caFile),
+          });
     this.#sched = new PolitenessScheduler(o);
     this.#robots = new RobotsCache({
       maxEntries: o.robotsCacheSize,
@@ -415,6 +422,7 @@ class HttpFetcher implements Fetcher {
       // not a robots verdict, and cache nothing: the crawl parks the host.
       if (
         err instanceof BlockedAddressError ||
+        err instanceof TlsCertError ||
         err instanceof AbortedError ||
         (err instanceof DnsError && !err.retryable) ||
         hostFailureOf(err) === 'unreachable'

@@ -31,6 +31,7 @@ export {
   type RobotsPolicy,
   type RobotsTxt,
 } from './robots/index.js';
+export { bodyTooLarge } from './too-large.js';
 export type {
   ConditionalValidators,
   Fetcher,

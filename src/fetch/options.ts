@@ -1,4 +1,5 @@
 /** Fetcher options: a zod strict object, validated where they enter. See docs/fetch.md. */
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
@@ -170,6 +171,13 @@ export const fetcherOptionsSchema = z.strictObject({
    */
   proxy: httpUrl.optional(),
   /**
+   * A PEM file of CA certificates trusted for HTTPS in addition to Node's bundled
+   * root certificates (a company's or a test CA). Read when the fetcher is made; a
+   * file that cannot be read or holds no certificate is refused (FC_ERR_INVALID_OPTION).
+   * @default undefined (Node's bundled roots only)
+   */
+  caFile: z.string().min(1).optional(),
+  /**
    * Allow loopback, private, link-local, multicast and metadata addresses.
    * @default false
    */
@@ -223,10 +231,50 @@ export const fetcherOptionsSchema = z.strictObject({
 export type FetcherOptionsInput = z.input<typeof fetcherOptionsSchema>;
 export type FetcherOptions = z.output<typeof fetcherOptionsSchema>;
 
+const PEM_CERT = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * The PEM certificates of the CA file `path`, each checked to parse. Throws
+ * InvalidOptionError naming the file when it cannot be read (the system error as
+ * its cause), holds no certificate, or holds a malformed one.
+ */
+export function loadCaFile(path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    throw new InvalidOptionError(
+      `caFile: cannot read the CA file ${path}${typeof code === 'string' ? ` (${code})` : ''}`,
+      { cause: e },
+    );
+  }
+  const certs = text.match(PEM_CERT) ?? [];
+  if (certs.length === 0) {
+    throw new InvalidOptionError(
+      `caFile: the CA file ${path} holds no PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----)`,
+    );
+  }
+  certs.forEach((pem, i) => {
+    try {
+      new X509Certificate(pem);
+    } catch (e) {
+      throw new InvalidOptionError(
+        `caFile: certificate ${i + 1} of the CA file ${path} is malformed: ${(e as Error).message}`,
+        { cause: e },
+      );
+    }
+  });
+  return certs;
+}
+
 /** Validates options; throws InvalidOptionError naming each bad field. */
 export function parseFetcherOptions(input: FetcherOptionsInput | undefined): FetcherOptions {
   const r = fetcherOptionsSchema.safeParse(input ?? {});
-  if (r.success) return r.data;
+  if (r.success) {
+    if (r.data.caFile !== undefined) loadCaFile(r.data.caFile);
+    return r.data;
+  }
   const problems = r.error.issues.map((i) => {
     const field = i.path.length > 0 ? i.path.join('.') : '(options)';
     return `${field}: ${i.message}`;

@@ -256,9 +256,10 @@ export class PageBuilder implements Partial<Handler> {
     this.titleParts = undefined;
   }
 
+  /** `href` resolved against the page's base; null for none and same-document links. */
   private resolve(href: string): string | null {
     const c = href.charCodeAt(0);
-    const h = c <= 0x20 || href.charCodeAt(href.length - 1) <= 0x20 ? href.trim() : href;
+    const h = c <= 0x20 || href.charCodeAt(href.length - 1) <= 0x20 ? trimC0(href) : href;
     // '' and '#…' name this same document: not a link to follow
     if (h === '' || h.charCodeAt(0) === 0x23) return null;
     return resolveHref(h, this.facts.baseUrl, this.facts.origin, this.facts.originAsIs);
@@ -421,4 +422,17 @@ export class PageBuilder implements Partial<Handler> {
       metaCharset: f.metaCharset,
     };
   }
+}
+
+/**
+ * `s` without leading and trailing C0 controls and spaces, as the URL standard strips
+ * them (String.prototype.trim would strip U+00A0 and other Unicode spaces too, which
+ * a browser keeps, percent-encoded, in the URL).
+ */
+function trimC0(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && s.charCodeAt(a) <= 0x20) a++;
+  while (b > a && s.charCodeAt(b - 1) <= 0x20) b--;
+  return s.slice(a, b);
 }

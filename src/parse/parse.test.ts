@@ -364,3 +364,9 @@ describe('createHtmlParser (streaming)', () => {
     assert.equal(a.title, 'T');
   });
 });
+
+it('an href with a space at one end keeps a no-break space at the other (trimmed as URLs are)', () => {
+  const html = '<a href=" /x&nbsp;">x</a><a href="&nbsp;/y ">y</a><a href="\t/z\n">z</a>';
+  const links = parseHtml(html, 'http://a.test/').links.map((l) => l.url);
+  assert.deepEqual(links, ['http://a.test/x%C2%A0', 'http://a.test/%C2%A0/y', 'http://a.test/z']);
+});

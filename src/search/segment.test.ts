@@ -2,6 +2,8 @@
 // script (set apart by U+001F), and back again for display.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { SEGMENT_CHAR_CLASS } from '../text/index.js';
 import { MARK_END, MARK_START, MARKS } from './query.js';
 import {
   isSegmentChar,
@@ -93,4 +95,65 @@ describe('unsegment', () => {
   it('without marks given, touching marks stay as they are', () => {
     assert.equal(unsegment(show('[|电|][|网|]')), show('[电][网]'));
   });
+});
+
+/** What segmentForIndex gave as four regular-expression passes (the reference). */
+function segmentByRegex(text: string, maxChars = MAX_INDEX_CHARS): string {
+  const src = text.length > maxChars ? text.slice(0, maxChars) : text;
+  return src
+    .replace(/[\u001f\uE000\uE001]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(new RegExp(`${SEGMENT_CHAR_CLASS}\\p{M}*`, 'gu'), `${SEPARATOR}$&${SEPARATOR}`);
+}
+
+it('segmentForIndex: one pass gives what the regular-expression passes give, on any text', () => {
+  const pieces = fc.constantFrom(
+    ' ',
+    '  ',
+    '\t',
+    '\n',
+    '\u00a0',
+    '\u3000',
+    '\u2028',
+    '\ufeff',
+    '\u001f',
+    '\uE000',
+    '\uE001',
+    'a',
+    'Word',
+    '电',
+    '网',
+    'ー',
+    '々',
+    'ก',
+    '\u0e34',
+    '\u0301',
+    '\u0e48',
+    'ຄ',
+    'ក',
+    'က',
+    '𠀋',
+    '𝅥',
+    '\ud800',
+    '\udc00',
+    '.',
+    ',',
+    'é',
+    '한',
+    'ア',
+    'ひ',
+  );
+  const texts = fc.oneof(
+    fc.array(pieces, { maxLength: 40 }).map((a) => a.join('')),
+    fc.string({ unit: 'binary', maxLength: 40 }),
+  );
+  fc.assert(
+    fc.property(texts, (text) => {
+      assert.equal(segmentForIndex(text), segmentByRegex(text), JSON.stringify(text));
+    }),
+    { numRuns: 5000 },
+  );
+  const long = '电网 grid  power\n'.repeat(20);
+  assert.equal(segmentForIndex(long, 50), segmentByRegex(long, 50));
 });

@@ -1,4 +1,5 @@
-// The gzip bomb of gzip.test: 1 GiB of zeros in about 1 MB of gzip, built once in a few ms.
+// The compression bombs of gzip.test and hostile.test: 1 GiB of zeros in about 1 MB of gzip
+// or zlib-wrapped deflate, built once in a few ms.
 //
 // A 1 MiB run of zeros is deflated once, ending with a full flush (byte-aligned, no
 // back-references outside itself); that block repeated 1024 times, then an empty final
@@ -64,26 +65,56 @@ export function crc32Combine(crc1: number, crc2: number, len2: number): number {
 export const BOMB_INFLATED_BYTES = 1024 * 1024 * 1024;
 
 let bomb: Buffer | undefined;
+let zlibBomb: Buffer | undefined;
+let rawBlock: Buffer | undefined;
+const CHUNK_LEN = 1024 * 1024;
+
+/** The raw deflate of 1 MiB of zeros, ending with a full flush (repeatable). */
+function zerosBlock(): Buffer {
+  rawBlock ??= deflateRawSync(Buffer.alloc(CHUNK_LEN), {
+    level: 9,
+    finishFlush: constants.Z_FULL_FLUSH,
+  });
+  return rawBlock;
+}
+
+/** `header`, the zeros block repeated to 1 GiB, the empty final block, then `trailer`. */
+function assemble(header: Buffer, trailer: Buffer): Buffer {
+  const block = zerosBlock();
+  const copies = BOMB_INFLATED_BYTES / CHUNK_LEN;
+  const final = Buffer.from([0x03, 0x00]); // empty final block (fixed Huffman, end-of-block)
+  const out = Buffer.allocUnsafe(header.length + block.length * copies + 2 + trailer.length);
+  header.copy(out, 0);
+  for (let i = 0; i < copies; i++) block.copy(out, header.length + i * block.length);
+  const end = header.length + block.length * copies;
+  final.copy(out, end);
+  trailer.copy(out, end + 2);
+  return out;
+}
+
+/**
+ * zlib-wrapped deflate (Content-Encoding: deflate) of 1 GiB of zeros (about 1 MB),
+ * built on first use and kept. The Adler-32 of n zeros is (n mod 65521) << 16 | 1.
+ */
+export function deflateBomb(): Buffer {
+  if (zlibBomb) return zlibBomb;
+  const trailer = Buffer.alloc(4);
+  trailer.writeUInt32BE((((BOMB_INFLATED_BYTES % 65521) << 16) | 1) >>> 0, 0);
+  zlibBomb = assemble(Buffer.from([0x78, 0xda]), trailer);
+  return zlibBomb;
+}
 
 /** gzip of 1 GiB of zeros (about 1 MB), built on first use and kept. */
 export function gzipBomb(): Buffer {
   if (bomb) return bomb;
-  const chunkLen = 1024 * 1024;
+  const chunkLen = CHUNK_LEN;
   const zeros = Buffer.alloc(chunkLen);
-  const block = deflateRawSync(zeros, { level: 9, finishFlush: constants.Z_FULL_FLUSH });
-  const copies = BOMB_INFLATED_BYTES / chunkLen;
   let crc = crc32(zeros);
   for (let len = chunkLen; len < BOMB_INFLATED_BYTES; len *= 2) crc = crc32Combine(crc, crc, len);
   const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 2, 255]);
-  const trailer = Buffer.alloc(10);
-  trailer[0] = 0x03; // empty final block (fixed Huffman, end-of-block)
-  trailer[1] = 0x00;
-  trailer.writeUInt32LE(crc, 2);
-  trailer.writeUInt32LE(BOMB_INFLATED_BYTES % 2 ** 32, 6);
-  const out = Buffer.allocUnsafe(header.length + block.length * copies + trailer.length);
-  header.copy(out, 0);
-  for (let i = 0; i < copies; i++) block.copy(out, header.length + i * block.length);
-  trailer.copy(out, header.length + block.length * copies);
-  bomb = out;
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc, 0);
+  trailer.writeUInt32LE(BOMB_INFLATED_BYTES % 2 ** 32, 4);
+  bomb = assemble(header, trailer);
   return bomb;
 }

@@ -22,6 +22,7 @@ export {
   THREADS_PER_PAGE,
   type ThreadActivity,
 } from './forum-model.js';
+export { HOSTILE_HOST, HOSTILE_PATHS, hostileRobotsHosts } from './hostile.js';
 export {
   DESCRIPTION_END,
   DESCRIPTION_START,

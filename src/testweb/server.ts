@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { InvalidOptionError } from '../errors/index.js';
 import { charsetHandler, charsetHostNames, parseCharsetHost } from './charsets.js';
 import { FORUM_HOSTS, forumHandler } from './forum.js';
+import { hostileHosts } from './hostile.js';
 import { htmlReply, notFound, simplePage } from './html.js';
+import { overTls, plainHttpReply, tlsFront, tlsOptionsSchema, tuneServer } from './https.js';
 import { JOBS_HOST, jobsHandler } from './jobs.js';
 import { LABELS_PATH, labelsJson } from './labels.js';
 import { getModel, PORTAL_HOST } from './model.js';
@@ -48,7 +50,25 @@ const OptionsSchema = z.strictObject({
   forumRedesignMs: z.number().int().optional(),
 });
 
-export type TestWebOptions = z.input<typeof OptionsSchema>;
+const ExtraOptions = z.strictObject({
+  /**
+   * Serve HTTPS too, on the same port: each connection is TLS or plain HTTP by its
+   * first byte. @default undefined (plain HTTP only)
+   */
+  tls: tlsOptionsSchema.optional(),
+  /**
+   * Hosts that answer plain HTTP with a 301 to the same URL on https:// (`tls` needed),
+   * but for /robots.txt, which allows everything over plain HTTP. @default []
+   */
+  httpsOnlyHosts: z.array(z.string().min(1)).default([]),
+});
+
+const AllOptions = OptionsSchema.extend(ExtraOptions.shape).refine(
+  (o) => o.tls !== undefined || o.httpsOnlyHosts.length === 0,
+  { message: 'httpsOnlyHosts needs tls', path: ['httpsOnlyHosts'] },
+);
+
+export type TestWebOptions = z.input<typeof AllOptions>;
 
 export interface TestWeb {
   readonly port: number;
@@ -58,8 +78,12 @@ export interface TestWeb {
   origin(host: string): string;
   /** Absolute URL of `path` on `host`, through this web's port. */
   url(host: string, path?: string): string;
-  /** '*.test=127.0.0.1:PORT', ready for the fetcher's resolve option. */
+  /** '*.test=127.0.0.1:PORT', ready for the fetcher's resolve option (HTTP and HTTPS alike). */
   readonly resolve: string;
+  /** Whether the port serves HTTPS too (the `tls` option). */
+  readonly https: boolean;
+  /** Absolute https:// URL of `path` on `host`, through this web's port. */
+  httpsUrl(host: string, path?: string): string;
   /** Every host name served. */
   readonly hosts: readonly string[];
   /** Request log (oldest first). */
@@ -92,8 +116,8 @@ function makeClock(startMs: number, speed: number): SimClock {
 
 const COUNTER_LIMIT = 100_000;
 
-function parseOptions(options: TestWebOptions): z.output<typeof OptionsSchema> {
-  const r = OptionsSchema.safeParse(options);
+function parseOptions(options: TestWebOptions): z.output<typeof AllOptions> {
+  const r = AllOptions.safeParse(options);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   const where = issue?.path.join('.') || '(options)';
@@ -124,6 +148,7 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
   for (const [h, fn] of Object.entries(specialHosts)) routes.set(h, fn);
   for (const [h, fn] of Object.entries(mediaHosts)) routes.set(h, fn);
   for (const [h, fn] of Object.entries(movedHosts)) routes.set(h, fn);
+  for (const [h, fn] of Object.entries(hostileHosts)) routes.set(h, fn);
   routes.set('slow.test', slowHost(send));
   for (const h of charsetHostNames()) {
     const [cs, decl] = parseCharsetHost(h)!;
@@ -145,6 +170,7 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
     logStream.on('error', () => {}); // a failing log file must not take the web down
   }
   const logging = logStream !== undefined || opts.maxLogEntries > 0;
+  const httpsOnly = new Set(opts.httpsOnlyHosts);
   let labels: Buffer | undefined;
 
   function send(ctx: Ctx, reply: Reply): void {
@@ -186,6 +212,7 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
       userAgent: req.headers['user-agent'] ?? '',
       bytes: 0,
     };
+    if (overTls(req)) entry.tls = true;
     if (opts.maxLogEntries > 0) {
       if (requests.length >= opts.maxLogEntries) {
         requests.splice(0, Math.max(1, Math.floor(opts.maxLogEntries / 10)));
@@ -217,7 +244,9 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
     };
     let reply: Reply | null;
     try {
-      if (ctx.pathname === LABELS_PATH) {
+      if (httpsOnly.has(host) && !overTls(req)) {
+        reply = plainHttpReply(host, path);
+      } else if (ctx.pathname === LABELS_PATH) {
         labels ??= Buffer.from(labelsJson(model));
         reply = { status: 200, headers: { 'content-type': 'application/json' }, body: labels };
       } else {
@@ -231,17 +260,17 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
   }
 
   const server = createServer({ keepAlive: true }, handle);
-  server.keepAliveTimeout = 30_000;
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 0;
+  tuneServer(server);
+  const front = opts.tls === undefined ? undefined : tlsFront(opts.tls, server, handle);
+  const listening = front?.server ?? server;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, '127.0.0.1', () => {
-      server.off('error', reject);
+    listening.once('error', reject);
+    listening.listen(opts.port, '127.0.0.1', () => {
+      listening.off('error', reject);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const port = (listening.address() as AddressInfo).port;
   let closing: Promise<void> | undefined;
 
   return {
@@ -251,6 +280,8 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
     origin: (host) => `http://${host}:${port}`,
     url: (host, path = '/') => `http://${host}:${port}${path}`,
     resolve: `*.test=127.0.0.1:${port}`,
+    https: front !== undefined,
+    httpsUrl: (host, path = '/') => `https://${host}:${port}${path}`,
     hosts,
     requests,
     clearLog() {
@@ -259,11 +290,12 @@ export async function startTestWeb(options: TestWebOptions = {}): Promise<TestWe
     clock,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => {
+        listening.close(() => {
           if (logStream) logStream.end(() => resolve());
           else resolve();
         });
         server.closeAllConnections();
+        front?.closeAll();
       });
       return closing;
     },

@@ -16,6 +16,8 @@ export interface RequestLogEntry {
   userAgent: string;
   /** Body bytes written (after content-encoding). */
   bytes: number;
+  /** Set when the request came over TLS (a web serving HTTPS too). */
+  tls?: true;
 }
 
 /** Simulated time used by the forum (ms since the Unix epoch). */

@@ -57,9 +57,25 @@ export function classTable(): Uint8Array {
  * then lower-case (locale-independent).
  */
 export function normalizeText(text: string): string {
+  // A page's text is normalised by the relevance model and again by the duplicate
+  // detector: the last long text is remembered (short ones cost less than a compare).
+  if (text.length >= MEMO_MIN_CHARS) {
+    if (text === memoIn) return memoOut;
+    memoIn = text;
+    memoOut = normalizeUncached(text);
+    return memoOut;
+  }
+  return normalizeUncached(text);
+}
+
+function normalizeUncached(text: string): string {
   // NFKC leaves ASCII alone; skipping it for ASCII-only text halves the cost.
   return NON_ASCII.test(text) ? text.normalize('NFKC').toLowerCase() : text.toLowerCase();
 }
+
+const MEMO_MIN_CHARS = 512;
+let memoIn = '';
+let memoOut = '';
 
 const NON_ASCII = /[^\x00-\x7f]/;
 

@@ -100,6 +100,32 @@ describe('canonicalizeUrl', () => {
   });
 });
 
+describe('canonicalizeUrl: regressions', () => {
+  it('an escaped hex digit after a lone % stays escaped (decoding it made a new escape)', () => {
+    // `%%61b` once became `%ab`, an escape of byte 0xAB, and then `%AB`: not idempotent.
+    assert.equal(canonicalizeUrl('http://e.com/%%61b'), 'http://e.com/%%61b');
+    assert.equal(canonicalizeUrl('http://e.com/?%0%61'), 'http://e.com/?%0%61');
+    assert.equal(canonicalizeUrl('http://e.com/%6%31'), 'http://e.com/%6%31');
+    assert.equal(canonicalizeUrl('http://e.com/%%7e%41'), 'http://e.com/%~A');
+    for (const u of ['http://e.com/%%61b', 'http://e.com/?%0%61', 'http://e.com/%a%62']) {
+      const once = canonicalizeUrl(u);
+      assert.ok(once !== null);
+      assert.equal(canonicalizeUrl(once), once);
+    }
+  });
+
+  it('dot segments after a segment starting with a dot are removed (the parser left them)', () => {
+    assert.equal(canonicalizeUrl('http://e.com/a/.x/./'), 'http://e.com/a/.x/');
+    assert.equal(canonicalizeUrl('http://e.com/a/.x/../y'), 'http://e.com/a/y');
+    assert.equal(canonicalizeUrl('http://e.com//.x/..'), 'http://e.com//');
+    assert.equal(canonicalizeUrl('http://e.com/.well-known/a'), 'http://e.com/.well-known/a');
+    // Resolving against such a base gave a URL that changed when canonicalised again.
+    const once = canonicalizeUrl('{', 'http://a.example//.index.html/./');
+    assert.equal(once, 'http://a.example//.index.html/%7B');
+    assert.equal(canonicalizeUrl(once ?? ''), once);
+  });
+});
+
 describe('canonicalizeUrlOrThrow', () => {
   it('returns the canonical form of a good URL', () => {
     assert.equal(canonicalizeUrlOrThrow('HTTP://www.SCU.edu.cn:80/'), 'http://www.scu.edu.cn/');

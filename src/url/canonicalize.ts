@@ -9,6 +9,8 @@
  *    `.`/`..` segments (also `%2e` forms), lower-cases scheme and host, turns IDN
  *    hosts into punycode, drops the default port (80 for http, 443 for https),
  *    gives an empty path as `/`, percent-encodes spaces and non-ASCII characters.
+ *    `.`/`..` segments the parser leaves (Node 20's does after a segment starting
+ *    with a dot: `/a/.x/./`) are removed here.
  * 2. Only `http:` and `https:` are accepted; anything else gives `null`.
  * 3. User name and password are dropped (credentials never belong in a crawl key,
  *    a log or a file name), and so is the `#fragment`.
@@ -16,7 +18,8 @@
  *    unreserved characters `A-Z a-z 0-9 - . _ ~` are decoded (`%7E` and `%7e`
  *    become `~`); every other escape keeps its encoding with upper-case hex digits
  *    (`%2f` → `%2F`, so an encoded slash stays distinct from a real one).
- *    Malformed escapes (`%zz`, a lone `%`) are left as they are.
+ *    Malformed escapes (`%zz`, a lone `%`) are left as they are, and an escaped
+ *    hex digit that would turn one into a new escape (`%%61`) stays escaped.
  * 5. A last path segment that is exactly `index.html` or `index.htm` is dropped
  *    (`/a/index.html` → `/a/`). The match is case-sensitive: on case-sensitive
  *    servers `Index.html` is a distinct file, not the directory index.
@@ -74,7 +77,24 @@ function classifyScheme(s: string): number {
   return SCHEME_OTHER;
 }
 
-/** Decodes escaped unreserved characters and upper-cases the hex of the other escapes. */
+/**
+ * Whether the text before `i` (`out` then `s[last, i)`) ends with a `%` that no
+ * escape follows, or such a `%` and one hex digit: decoding an escaped hex digit
+ * there would make a new escape (`%%61b` → `%ab`), changing the URL's meaning and
+ * breaking idempotence, so that escape is kept.
+ */
+function afterLonePercent(s: string, out: string, last: number, i: number): boolean {
+  const before = i - last >= 2 ? s.slice(i - 2, i) : (out + s.slice(last, i)).slice(-2);
+  const n = before.length;
+  if (n > 0 && before.charCodeAt(n - 1) === 37 /* % */) return true;
+  return n === 2 && before.charCodeAt(0) === 37 && hexValue(before.charCodeAt(1)) >= 0;
+}
+
+/**
+ * Decodes escaped unreserved characters and upper-cases the hex of the other escapes.
+ * An escaped hex digit right after a lone `%` (or a lone `%` and a hex digit) is
+ * kept encoded: decoding it would make a new escape.
+ */
 export function normalizePercentEncoding(s: string): string {
   let i = s.indexOf('%');
   if (i < 0) return s;
@@ -89,7 +109,8 @@ export function normalizePercentEncoding(s: string): string {
     if (v1 < 0 || v2 < 0) continue;
     const v = v1 * 16 + v2;
     let rep: string;
-    if (isUnreserved(v)) rep = String.fromCharCode(v);
+    if (isUnreserved(v) && !(hexValue(v) >= 0 && afterLonePercent(s, out, last, i)))
+      rep = String.fromCharCode(v);
     else if ((h1 >= 97 && h1 <= 102) || (h2 >= 97 && h2 <= 102))
       rep = '%' + HEX[v >> 4] + HEX[v & 15];
     else continue;
@@ -113,11 +134,47 @@ function dropDefaultPage(path: string): string {
   return path;
 }
 
+/**
+ * `path` without `.` and `..` segments (RFC 3986 5.2.4, WHATWG's path state): the
+ * parser removes them, except that some versions of Node's (ada 2.9) leave them in
+ * a path after a segment that starts with a dot (`/a/.x/./` stays as it is), and
+ * decoding `%2E` can make new ones.
+ */
+function removeDotSegments(path: string): string {
+  const segments = path.slice(1).split('/');
+  const out: string[] = [];
+  const last = segments.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const seg = segments[i]!;
+    if (seg === '.' || seg === '..') {
+      if (seg === '..') out.pop();
+      if (i === last) out.push('');
+    } else {
+      out.push(seg);
+    }
+  }
+  return '/' + out.join('/');
+}
+
+/** Whether `path` has a `.` or `..` segment. */
+function hasDotSegment(path: string): boolean {
+  for (let i = path.indexOf('/.'); i >= 0; i = path.indexOf('/.', i + 1)) {
+    const c = path.charCodeAt(i + 2);
+    if (Number.isNaN(c) || c === 47 /* / */) return true;
+    if (c === 46 /* . */) {
+      const d = path.charCodeAt(i + 3);
+      if (Number.isNaN(d) || d === 47) return true;
+    }
+  }
+  return false;
+}
+
 function canonicalizeParsed(u: URL): string | null {
   const protocol = u.protocol;
   if (protocol !== 'http:' && protocol !== 'https:') return null;
   let path = u.pathname;
   if (path.includes('%')) path = normalizePercentEncoding(path);
+  if (hasDotSegment(path)) path = removeDotSegments(path);
   path = dropDefaultPage(path);
   let search = u.search; // '' when the query is absent or empty
   if (search.includes('%')) search = normalizePercentEncoding(search);

@@ -31,6 +31,25 @@ function decode(s: string): string {
   }
 }
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Pushes the letter-and-digit runs of ASCII `s` (lower-cased) that are not noise. */
+function asciiWords(s: string, out: string[]): void {
+  let start = -1;
+  for (let i = 0; i <= s.length; i++) {
+    const r = i < s.length ? s.charCodeAt(i) : 0;
+    const c = r | 0x20;
+    const alnum = (c >= 97 && c <= 122) || (r >= 48 && r <= 57);
+    if (alnum) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      const w = s.slice(start, i).toLowerCase();
+      if (!NOISE.has(w)) out.push(w);
+      start = -1;
+    }
+  }
+}
+
 export function urlWords(url: string): string {
   const start = url.indexOf('//');
   if (start < 0) return '';
@@ -39,8 +58,15 @@ export function urlWords(url: string): string {
   const hostPart = url.slice(start + 2, end).replace(/:\d+$/, '');
   const labels = hostPart.split('.');
   if (labels.length > 1) labels.pop();
-  const rest = decode(url.slice(end)).replace(/#.*$/, '');
   const out: string[] = [];
+  // Most URLs: ASCII without escapes, split by a loop (the Unicode split costs 5× more).
+  if (!url.includes('%') && ASCII.test(url)) {
+    const hash = url.indexOf('#', end);
+    asciiWords(labels.join(' '), out);
+    asciiWords(hash < 0 ? url.slice(end) : url.slice(end, hash), out);
+    return out.join(' ');
+  }
+  const rest = decode(url.slice(end)).replace(/#[\s\S]*$/, '');
   for (const w of `${labels.join(' ')} ${rest}`.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (w !== '' && !NOISE.has(w)) out.push(w);
   }

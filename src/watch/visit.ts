@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { type PageRules, pageOutcome } from '../crawl/parts.js';
 import { createFingerprinter } from '../dedup/index.js';
-import { type FetchResult, validatorsOf } from '../fetch/index.js';
+import { bodyTooLarge, type FetchResult, validatorsOf } from '../fetch/index.js';
 import { analyzeBody, withResponseHeaders } from '../parse/index.js';
 import type { DueRevisit, NewUrl, VisitOutcome } from '../store/index.js';
 
@@ -77,6 +77,14 @@ export function visitOf(
   if (res.status < 200 || res.status >= 300) {
     return {
       visit: { ...base, change: 'failed', error: `HTTP ${res.status}` },
+      newUrls: [],
+      linked: 0,
+    };
+  }
+  const cut = bodyTooLarge(res);
+  if (cut !== undefined) {
+    return {
+      visit: { ...base, change: 'failed', error: `${cut.code}: ${cut.message}` },
       newUrls: [],
       linked: 0,
     };

@@ -563,6 +563,27 @@ describe('messages name the flag a user types, not the option behind it', () => 
     assert.doesNotMatch(r.err, /include\[0\]/);
   });
 
+  it('a --ca-file that cannot be read is refused naming the file, before the store is made', async () => {
+    const store = at('ca-file');
+    const missing = join(tmpdir(), 'focuscrawl-no-such-ca.pem');
+    const r = await cli([
+      'crawl',
+      '--store',
+      store,
+      '--topic',
+      topic,
+      ...seeds,
+      '--ca-file',
+      missing,
+    ]);
+    assert.equal(r.code, 1, r.err);
+    assert.match(
+      r.err,
+      /--ca-file: cannot read the CA file .*focuscrawl-no-such-ca\.pem \(ENOENT\)/,
+    );
+    assert.throws(() => readdirSync(store), /ENOENT/, 'no store folder made');
+  });
+
   it('a loopback address is refused naming --allow-private and --resolve', async () => {
     // Refused before any connection is made.
     const r = await cli(['inspect', 'http://127.0.0.1:9/', '--delay-ms', '0']);

@@ -171,6 +171,7 @@ const SAMPLES: Record<string, string> = {
   'retry-errors': 'all',
   resolve: 'a.test=127.0.0.1:1',
   proxy: 'http://127.0.0.1:3128/',
+  'ca-file': 'ca.pem',
 };
 
 /** A command line giving flag `d` (a switch, a sample value or its default). */

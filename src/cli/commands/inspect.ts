@@ -1,5 +1,6 @@
 import { CliUsageError } from '../../errors/index.js';
 import { loadRules, NO_RULE_SET, type PageExtraction } from '../../extract/index.js';
+import { bodyTooLarge } from '../../fetch/index.js';
 import { type InspectReport, inspectUrl } from '../../inspect/index.js';
 import { loadTopicFile } from '../../relevance/index.js';
 import { canonicalizeUrlOrThrow } from '../../url/index.js';
@@ -77,7 +78,8 @@ export async function inspectCommand(argv: string[], io: Io): Promise<number> {
       : report;
     io.out(formatReport(shown, int(p, 'links', 'inspect') ?? 20));
   }
-  return report.error ? 1 : 0;
+  // A body cut at the byte cap is an error as the crawl records it.
+  return report.error || report.fetch?.truncated ? 1 : 0;
 }
 
 const CHARSET_SOURCE: Record<string, string> = {
@@ -116,6 +118,8 @@ export function formatReport(r: InspectReport, maxLinks: number): string {
     `${f.status} ${f.contentType ?? '(no content-type)'}, ${f.bytes} bytes${f.headers['content-encoding'] ? ` (${f.bytesOnWire} on the wire, ${f.headers['content-encoding']})` : ''}${f.truncated ? ', TRUNCATED at the byte cap' : ''}, ${f.attempts} attempt(s), ${Math.round(f.timings.totalMs)} ms`,
   );
   if (f.finalUrl !== r.url) row('Final URL', f.finalUrl);
+  const cut = bodyTooLarge(f);
+  if (cut !== undefined) row('Error', `${cut.code}: ${cut.message} (a crawl records it so)`);
   row('Content', r.content ?? 'unknown');
   if (r.charset)
     row('Charset', `${r.charset.name} (${CHARSET_SOURCE[r.charset.source] ?? r.charset.source})`);
