@@ -386,11 +386,27 @@ export class Engine {
   #start(c: ClaimedUrl): void {
     this.#active++;
     const signal = this.#abort.signal;
-    const follow = this.#settle.follow(c.url);
+    const follow = this.#follow(c.url);
     this.#fetcher.fetch(c.url, { signal, follow }).then(
       (res) => this.#done(c, res, null),
       (err: unknown) => this.#done(c, null, err),
     );
+  }
+
+  /**
+   * The `follow` hook of the fetch of `url`. This run's own claims and targets are
+   * known to it; a store that earlier runs (or other workers) filled is asked too, so
+   * that a redirect to a page already fetched (or being fetched) stops there and is
+   * recorded as a redirect to it, not fetched and counted again.
+   */
+  #follow(url: string): (location: string) => boolean | Promise<boolean> {
+    const ours = this.#settle.follow(url);
+    if (!this.#s.resumed && !this.#s.coordination.shared) return ours;
+    return async (location) => {
+      if (!ours(location)) return false;
+      const row = await this.#s.store.pageRow(location);
+      return row === null || row.state === 'waiting';
+    };
   }
 
   #done(c: ClaimedUrl, res: FetchResult | null, err: unknown): void {

@@ -1,8 +1,10 @@
 /**
  * Redirects in a crawl: the target of a redirect is the page. A fetch follows a
- * redirect only to a URL this run has not claimed or reached yet; otherwise it
- * stops, and the redirecting URL is recorded as a redirect to a URL the crawl
- * already has (the store then keeps the page under the final URL, once).
+ * redirect only to a URL this run has not claimed or reached yet (and, in a resumed
+ * run or on a shared store, that the store does not have fetched or claimed: the
+ * engine asks it, engine.ts `#follow`); otherwise it stops, and the redirecting URL
+ * is recorded as a redirect to a URL the crawl already has (the store then keeps the
+ * page under the final URL, once).
  *
  * A URL claimed while another fetch is following a redirect to it is held until
  * that fetch ends: it then takes the page that fetch brought (so the page is

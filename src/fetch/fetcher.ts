@@ -210,7 +210,7 @@ class HttpFetcher implements Fetcher {
       if (isRedirect(res.status, location)) {
         const from = current;
         const next = followRedirect(url, chain, from, res.status, location, this.#redirects);
-        if (init?.follow === undefined || init.follow(next)) {
+        if (init?.follow === undefined || (await init.follow(next))) {
           current = next;
           conditional = undefined;
           continue;

@@ -153,9 +153,10 @@ export interface FetchInit {
    * Asked before each redirect is followed, with the hop's canonical target; false
    * stops there: the redirect response itself is returned, with the hop in
    * `unfollowed` (a crawl says no when it already has, or is fetching, the target).
+   * It may answer later (a promise), e.g. once it has asked its store.
    * @default every redirect is followed (up to maxRedirects)
    */
-  follow?: ((location: string) => boolean) | undefined;
+  follow?: ((location: string) => boolean | Promise<boolean>) | undefined;
   /**
    * Makes the fetch conditional (a revisit): the validators go with the request for
    * this URL (and its retries), not with a redirect's next hop, since they describe

@@ -87,14 +87,10 @@ describe('killed with SIGKILL, resumed by the same command', { concurrency: 2 },
   });
 });
 
-// Known and not fixed yet (BENCHMARKS.md, "Killed at random moments"): a run follows a
-// redirect to any URL it has not claimed or reached itself (src/crawl/redirects.ts), so
-// after a resume a redirect to a page an earlier run finished fetches that page again;
-// the store drops it (it has the page), but the run counts it against --max-pages and
-// in its summary's fetchedTotal, and so stops short of the budget.
-test('a resumed crawl neither fetches again nor counts a page an earlier run finished that a redirect leads to', {
-  todo: 'the follow decision does not ask the store',
-}, async () => {
+// A run follows a redirect only to a URL neither it nor the store has: after a resume, a
+// redirect to a page an earlier run finished stops there (recorded as a redirect to
+// it) instead of fetching the page again and counting it against --max-pages.
+test('a resumed crawl neither fetches again nor counts a page an earlier run finished that a redirect leads to', async () => {
   const own = await startTestWeb({ port: 0, seed: 1, size: 'small' });
   try {
     const dir = `${root}/redirect-resume`;
