@@ -5,9 +5,9 @@
 // final store with one never killed. Every check returns the discrepancies it found
 // as sentences (an empty list: none), so that the bench reports them and a test
 // asserts there are none.
-import { StoreError } from '../src/errors/index.js';
-import { openStore, type StateCounts, type UrlState } from '../src/store/index.js';
+import { type StateCounts, URL_STATES, type UrlState } from '../src/store/index.js';
 import { duplicateOf, pageFacts, pageLinksOf, type TestWeb } from '../src/testweb/index.js';
+import { openIfSetUp } from '../test/crawl/resume-helpers.js';
 
 const FINAL: ReadonlySet<UrlState> = new Set(['complete', 'discard', 'error', 'redirect']);
 export const isFinal = (s: UrlState | undefined): boolean => s !== undefined && FINAL.has(s);
@@ -48,15 +48,8 @@ export interface StoreSnapshot {
 
 /** Reads the store at `dir`, or null when no store was set up there yet (a crawl killed while starting). */
 export async function readSnapshot(dir: string): Promise<StoreSnapshot | null> {
-  let store: Awaited<ReturnType<typeof openStore>>;
-  try {
-    store = await openStore(dir, { readonly: true });
-  } catch (e) {
-    if (e instanceof StoreError && /does not exist|is missing|empty database/.test(e.message)) {
-      return null;
-    }
-    throw e;
-  }
+  const store = await openIfSetUp(dir);
+  if (store === null) return null;
   try {
     const states = new Map<string, UrlState>();
     let rows = 0;
@@ -128,14 +121,7 @@ export function invariants(s: StoreSnapshot): string[] {
     if (finalRow.has(h.url)) out.push(`${h.url}: completed twice in the history`);
     finalRow.set(h.url, h.state);
   }
-  const tally: StateCounts = {
-    waiting: 0,
-    processing: 0,
-    complete: 0,
-    discard: 0,
-    error: 0,
-    redirect: 0,
-  };
+  const tally = Object.fromEntries(URL_STATES.map((k) => [k, 0])) as StateCounts;
   for (const [url, state] of s.states) {
     tally[state]++;
     const row = finalRow.get(url);

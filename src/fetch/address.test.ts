@@ -51,6 +51,7 @@ test('blockedAddressKind: public IPv4 addresses next to the ranges pass', () => 
   ]) {
     assert.equal(blockedAddressKind(ip), undefined, ip);
   }
+  assert.equal(blockedAddressKind('not-an-ip'), undefined, 'not an IP literal');
 });
 
 test('blockedAddressKind: IPv6 special ranges are refused with their kind', () => {

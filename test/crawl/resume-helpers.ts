@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CrawlSummary } from '../../src/crawl/index.js';
 import { StoreError } from '../../src/errors/index.js';
-import { openStore, type StateCounts, type UrlState } from '../../src/store/index.js';
+import { openStore, type StateCounts, URL_STATES, type UrlState } from '../../src/store/index.js';
 import { seededRandom } from '../../src/util/index.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -127,6 +127,20 @@ export function runCrawl(args: readonly string[]): Promise<FinishedCrawl> {
 }
 
 /** What a store holds, read through a read-only connection. */
+/** The store at `dir`, read-only; null when no store was set up there yet (a crawl killed while starting). */
+export async function openIfSetUp(
+  dir: string,
+): Promise<Awaited<ReturnType<typeof openStore>> | null> {
+  try {
+    return await openStore(dir, { readonly: true });
+  } catch (e) {
+    if (e instanceof StoreError && /does not exist|is missing|empty database/.test(e.message)) {
+      return null;
+    }
+    throw e;
+  }
+}
+
 export interface Snapshot {
   /** URL → state, one entry per `urls` row (`rows` counts them all). */
   states: Map<string, UrlState>;
@@ -141,15 +155,8 @@ export interface Snapshot {
  * there yet (a crawl killed while starting).
  */
 export async function snapshot(dir: string): Promise<Snapshot | null> {
-  let store: Awaited<ReturnType<typeof openStore>>;
-  try {
-    store = await openStore(dir, { readonly: true });
-  } catch (e) {
-    if (e instanceof StoreError && /does not exist|is missing|empty database/.test(e.message)) {
-      return null;
-    }
-    throw e;
-  }
+  const store = await openIfSetUp(dir);
+  if (store === null) return null;
   try {
     const states = new Map<string, UrlState>();
     let rows = 0;
@@ -178,14 +185,7 @@ export function checkInvariants(s: Snapshot, label: string): void {
     fetched.add(h.url);
     assert.equal(s.states.get(h.url), h.state, `${label}: state of ${h.url} vs its history`);
   }
-  const tally: StateCounts = {
-    waiting: 0,
-    processing: 0,
-    complete: 0,
-    discard: 0,
-    error: 0,
-    redirect: 0,
-  };
+  const tally = Object.fromEntries(URL_STATES.map((k) => [k, 0])) as StateCounts;
   for (const [url, state] of s.states) {
     tally[state]++;
     const final =

@@ -14,7 +14,7 @@ import { ExtractRulesError, ModelFileError, TopicFileError } from '../../src/err
 import { loadRules } from '../../src/extract/index.js';
 import { loadTopicFile, readLinkModelFile, trainLinkModel } from '../../src/relevance/index.js';
 import { loadSiteModel } from '../../src/sitemodel/index.js';
-import { patternOf } from '../../src/url/index.js';
+import { handModel } from '../../src/sitemodel/testing.js';
 import { tempDir } from '../../src/util/testing.js';
 
 const RUNS = 120;
@@ -35,56 +35,8 @@ const TOPIC = {
 const RULES = JSON.parse(
   readFileSync(new URL('../../examples/jobs-rules.json', import.meta.url), 'utf8'),
 ) as unknown;
-const SITE_MODEL = {
-  version: 1,
-  hosts: ['shop.test'],
-  learnedAt: '2026-01-01T00:00:00.000Z',
-  sample: {
-    pages: 10,
-    skipped: { status: 0, invalidUrl: 0, repeated: 1, offSite: 0 },
-    avgSize: 2000,
-    thresholds: {
-      layout: { value: 0.5, rule: 'median' },
-      informativeness: { value: 0.2, rule: 'otsu' },
-      hamming: 3,
-      listLinks: 20,
-    },
-    settings: {
-      pathDepth: 3,
-      maxClassTokens: 40,
-      minRepeat: 2,
-      countScale: 'log',
-      minSilhouette: 0.1,
-      maxLayouts: 8,
-      templateShare: 0.5,
-      minDupShare: 0.5,
-      minContentPages: 2,
-      minShare: 0.01,
-    },
-  },
-  clusters: [
-    {
-      id: 1,
-      kind: 'content',
-      decision: 'valid',
-      informativeness: 0.7,
-      pages: 8,
-      avgSize: 2500,
-      duplicates: 1,
-      listLinks: 3,
-      patterns: [
-        { pattern: patternOf('http://shop.test/item/12'), pages: 7, role: 'content' },
-        {
-          pattern: patternOf('http://shop.test/item/12?print=1'),
-          pages: 1,
-          role: 'duplicate',
-          duplicateOf: patternOf('http://shop.test/item/12'),
-        },
-      ],
-      examples: ['http://shop.test/item/12'],
-    },
-  ],
-};
+/** A valid site model (the hand-made one the site-model tests use). */
+const SITE_MODEL = handModel();
 const vec = (o: Record<string, number>) => new Map(Object.entries(o));
 const LINK_MODEL = trainLinkModel(
   [vec({ telescope: 2, star: 1 }), vec({ telescope: 1, lens: 1 })],
