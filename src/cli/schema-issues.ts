@@ -3,6 +3,7 @@
 // (`dedupMaxDistance: Too big`), so that a user is told what to type instead.
 import type { z } from 'zod';
 import { CliUsageError } from '../errors/index.js';
+import { valueAt } from '../util/index.js';
 import type { FlagDef } from './flags.js';
 
 /** A zod issue, as much of it as is read here. */
@@ -38,15 +39,6 @@ export function mustBe(issue: Issue): string {
 /** The flags of `defs` by the option path they set (`strategyOptions.width` → `width`). */
 export function flagsByOption(defs: readonly FlagDef[], prefix = ''): Map<string, string> {
   return new Map(defs.map((d) => [prefix + d.option, d.flag]));
-}
-
-function valueAt(target: unknown, path: readonly PropertyKey[]): unknown {
-  let v = target;
-  for (const k of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[k];
-  }
-  return v;
 }
 
 /**

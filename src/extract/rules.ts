@@ -8,6 +8,7 @@ import { type Document, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ExtractRulesError, type FocusCrawlError } from '../errors/index.js';
 import { jsonSyntaxError, lineColumn, scanJson } from '../relevance/json-scan.js';
+import { valueAt } from '../util/index.js';
 import { compileRules } from './compile.js';
 import { formatPath, type Path, type Position, pathAt, positionOf } from './locate.js';
 import { rulesSchema } from './schema.js';
@@ -116,12 +117,6 @@ function describe(v: unknown): string {
   if (Array.isArray(v)) return v.length === 0 ? 'an empty list' : 'a list';
   if (typeof v === 'object') return 'an object';
   return JSON.stringify(v);
-}
-
-function valueAt(data: unknown, path: Path): unknown {
-  let v = data;
-  for (const p of path) v = (v as Record<string | number, unknown> | null | undefined)?.[p];
-  return v;
 }
 
 function schemaProblem(src: Source, error: z.ZodError): FocusCrawlError {

@@ -119,8 +119,8 @@ export interface ConnectorOptions {
   lookup: LookupFunction | undefined;
   /** False: no DNS at all, every unmapped name fails as not found. */
   dns?: boolean;
-  /** A PEM file of CA certificates trusted besides Node's bundled roots. */
-  caFile?: string | undefined;
+  /** The TLS trust of connections (`tlsTrust`): Node's bundled roots when empty. */
+  trust?: { ca?: string[] };
 }
 
 /**
@@ -168,11 +168,11 @@ export function guardLookup(base: LookupFunction): LookupFunction {
   };
 }
 
-/** The undici connector: resolve mappings, then the address guard; TLS trusts `caFile` too. */
+/** The undici connector: resolve mappings, then the address guard; TLS trusts `trust`. */
 export function createConnector(o: ConnectorOptions): buildConnector.connector {
   const lookup =
     o.dns === false ? noDnsLookup : (o.lookup ?? (dnsLookup as unknown as LookupFunction));
-  const trust = tlsTrust(o.caFile);
+  const trust = o.trust ?? {};
   const direct = buildConnector({ timeout: o.connectTimeoutMs, lookup, ...trust });
   if (o.allowPrivateAddresses && o.resolver.size === 0) return direct;
   const guarded = o.allowPrivateAddresses

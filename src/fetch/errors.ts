@@ -7,6 +7,7 @@ import {
   HeadersTimeoutError,
   isFocusCrawlError,
   NetworkError,
+  ProtocolError,
   TlsCertError,
   type TlsCertReason,
   TotalTimeoutError,
@@ -50,6 +51,32 @@ export function tlsCertReason(code: string | undefined): TlsCertReason | undefin
   return code === undefined ? undefined : TLS_CERT_REASONS[code];
 }
 
+/** undici's codes for responses that break HTTP/1.1 framing or its header limit. */
+const PROTOCOL_CODES: Record<string, string> = {
+  UND_ERR_HEADERS_OVERFLOW: 'response headers beyond the 16 KiB limit',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'a body that does not match its Content-Length',
+};
+
+/**
+ * A ProtocolError for a response that broke HTTP/1.1 (bad chunk framing, a body that
+ * does not match its Content-Length, conflicting lengths, a header flood), or undefined.
+ */
+function protocolErrorOf(err: unknown, url: string): FocusCrawlError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  const message = typeof e.message === 'string' ? e.message : '';
+  let what = PROTOCOL_CODES[code];
+  if (what === undefined) {
+    if (e.name !== 'HTTPParserError' && !code.startsWith('HPE_')) return undefined;
+    what = 'a response the HTTP/1.1 parser rejects';
+  }
+  return new ProtocolError(`${url}: ${what} (${code === '' ? '' : `${code} `}${message})`, {
+    cause: err,
+    url,
+  });
+}
+
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NODATA', 'EAI_NONAME']);
 
 export function toFetchError(err: unknown, url: string, t: TimeoutSettings): FocusCrawlError {
@@ -81,6 +108,8 @@ export function toFetchError(err: unknown, url: string, t: TimeoutSettings): Foc
     case 'UND_ERR_CLOSED':
       return new AbortedError(`${url}: the fetcher was closed`, o);
   }
+  const protocol = protocolErrorOf(err, url);
+  if (protocol !== undefined) return protocol;
   const reason = tlsCertReason(code);
   if (reason !== undefined) {
     return new TlsCertError(

@@ -114,6 +114,8 @@ class HttpFetcher implements Fetcher {
     }
     this.#headers = headers;
     this.#cfg = { retry: o, timeouts: o };
+    // The CA file read once, for direct connections and the proxy's alike.
+    const trust = tlsTrust(o.caFile);
     const common = {
       connections: o.perHostConcurrency,
       pipelining: 1,
@@ -129,7 +131,7 @@ class HttpFetcher implements Fetcher {
         allowPrivateAddresses: o.allowPrivateAddresses,
         lookup: o.lookup,
         dns: o.dns,
-        caFile: o.caFile,
+        trust,
       }),
     });
     // Plain-HTTP hosts mapped by resolve share one pool per mapped address (see route.ts).
@@ -146,7 +148,7 @@ class HttpFetcher implements Fetcher {
             ...common,
             uri: o.proxy,
             connect: { timeout: o.connectTimeoutMs },
-            requestTls: tlsTrust(o.caFile),
+            requestTls: trust,
           });
     this.#sched = new PolitenessScheduler(o);
     this.#robots = new RobotsCache({

@@ -7,7 +7,7 @@
  * connection alive), or the connection is dropped when they are large.
  */
 import type { Dispatcher } from 'undici';
-import { type FocusCrawlError, ProtocolError, TotalTimeoutError } from '../errors/index.js';
+import { TotalTimeoutError } from '../errors/index.js';
 import { BodyCollector, type BodyOwner, encodingOf } from './body.js';
 import { type FetchBudget, urlTimeoutError } from './budget.js';
 import { type TimeoutSettings, toFetchError } from './errors.js';
@@ -43,32 +43,6 @@ class CappedAbort extends Error {
   override name = 'CappedAbort';
 }
 const CAPPED = new CappedAbort('body cap reached');
-
-/** undici's codes for responses that break HTTP/1.1 framing or its header limit. */
-const PROTOCOL_CODES: Record<string, string> = {
-  UND_ERR_HEADERS_OVERFLOW: 'response headers beyond the 16 KiB limit',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'a body that does not match its Content-Length',
-};
-
-/**
- * A ProtocolError for a response that broke HTTP/1.1 (bad chunk framing, a body that
- * does not match its Content-Length, conflicting lengths, a header flood), or undefined.
- */
-export function protocolErrorOf(err: unknown, url: string): FocusCrawlError | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const e = err as { code?: unknown; name?: unknown; message?: unknown };
-  const code = typeof e.code === 'string' ? e.code : '';
-  const message = typeof e.message === 'string' ? e.message : '';
-  let what = PROTOCOL_CODES[code];
-  if (what === undefined) {
-    if (e.name !== 'HTTPParserError' && !code.startsWith('HPE_')) return undefined;
-    what = 'a response the HTTP/1.1 parser rejects';
-  }
-  return new ProtocolError(`${url}: ${what} (${code === '' ? '' : `${code} `}${message})`, {
-    cause: err,
-    url,
-  });
-}
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
   for (const k in h) {
@@ -235,7 +209,7 @@ class Exchange implements Dispatcher.DispatchHandler, BodyOwner {
     if (this.settled) return;
     this.#cleanup();
     this.collector?.destroy();
-    this.reject(toFetchError(protocolErrorOf(err, this.url) ?? err, this.url, this.cfg.timeouts));
+    this.reject(toFetchError(err, this.url, this.cfg.timeouts));
   }
 }
 

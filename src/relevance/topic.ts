@@ -23,7 +23,7 @@ import { z } from 'zod';
 import { TopicFileError } from '../errors/index.js';
 import { normalizeKeyword } from '../text/index.js';
 import { canonicalizeUrl } from '../url/index.js';
-import { unreadableReason } from '../util/index.js';
+import { unreadableReason, valueAt } from '../util/index.js';
 import { jsonSyntaxError, lineColumn, scanJson } from './json-scan.js';
 
 export interface TopicKeyword {
@@ -111,15 +111,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
     }
   }
   return out;
-}
-
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let v = data;
-  for (const p of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[p];
-  }
-  return v;
 }
 
 function describe(v: unknown): string {

@@ -51,11 +51,11 @@ function table(): Uint8Array {
   return bmp;
 }
 
-/** Class of the code point at `i` of `s`, and its length in code units (in `len`). */
+/** Class of the code point at `i` of `s` (a surrogate pair only when both halves lie before `end`), and its length in code units (in `len`). */
 let len = 1;
-function classAt(t: Uint8Array, s: string, i: number): number {
+function classAt(t: Uint8Array, s: string, i: number, end: number): number {
   const c = s.charCodeAt(i);
-  if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
     const d = s.charCodeAt(i + 1);
     if (d >= 0xdc00 && d <= 0xdfff) {
       len = 2;
@@ -84,8 +84,8 @@ export function segmentForIndex(text: string, maxChars = MAX_INDEX_CHARS): strin
   let space = false; // a space is owed before the next character
   let i = 0;
   while (i < n) {
-    const k = i + 1 < n ? classAt(t, text, i) : (t[text.charCodeAt(i)] as number);
-    const size = i + 1 < n ? len : 1;
+    const k = classAt(t, text, i, n);
+    const size = len;
     if (k === SPACE) {
       if (m > 0) space = true;
       i += size;
@@ -99,9 +99,9 @@ export function segmentForIndex(text: string, maxChars = MAX_INDEX_CHARS): strin
       out[m++] = 0x1f;
       let end = i + size;
       while (end < n) {
-        const c = end + 1 < n ? classAt(t, text, end) : (t[text.charCodeAt(end)] as number);
+        const c = classAt(t, text, end, n);
         if ((c & MARK) === 0) break;
-        end += end + 1 < n ? len : 1;
+        end += len;
       }
       for (; i < end; i++) out[m++] = text.charCodeAt(i);
       out[m++] = 0x1f;

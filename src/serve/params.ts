@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { type FocusCrawlError, InvalidOptionError } from '../errors/index.js';
+import { valueAt } from '../util/index.js';
 
 const one = 'expected one value';
 
@@ -51,15 +52,6 @@ export const boolParam = () =>
   z
     .enum(['true', 'false', '1', '0'], { error: 'expected true or false' })
     .transform((s) => s === 'true' || s === '1');
-
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let v = data;
-  for (const p of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[p];
-  }
-  return v;
-}
 
 /** The zod error as one line naming the parameter (or the body's field). */
 export function invalidInput(

@@ -16,7 +16,7 @@ import {
   readControl,
   updateControl,
 } from '../../src/crawl/control.js';
-import { crawl } from '../../src/crawl/index.js';
+import { type CrawlOptionsInput, crawl } from '../../src/crawl/index.js';
 import type { PageEvent } from '../../src/crawl/types.js';
 import { InvalidOptionError } from '../../src/errors/index.js';
 import {
@@ -58,6 +58,20 @@ function fetcher(extra: Record<string, unknown> = {}) {
     perHostConcurrency: 1,
     ...extra,
   };
+}
+
+/** A crawl of the monitor topic into `dir`, steered through its store (options as given win). */
+function steered(dir: string, o: Partial<CrawlOptionsInput> = {}) {
+  return crawl({
+    store: dir,
+    topic: monitor.topic,
+    seeds: monitor.seeds,
+    maxPages: 1500,
+    sitemaps: 'none',
+    rankOnFinish: false,
+    fetcher: fetcher(),
+    ...o,
+  });
 }
 
 /** Page requests of the test web's log (robots.txt and sitemaps aside). */
@@ -228,16 +242,7 @@ describe('a crawl steered through the store', () => {
   test('pause holds new requests back, resume goes on, stop ends the run (stopped), a later run clears the stop', async () => {
     const dir = newDir();
     web.clearLog();
-    const run = crawl({
-      store: dir,
-      topic: monitor.topic,
-      seeds: monitor.seeds,
-      threshold: 0,
-      maxPages: 1500,
-      sitemaps: 'none',
-      rankOnFinish: false,
-      fetcher: fetcher(),
-    });
+    const run = steered(dir, { threshold: 0 });
     let pages = 0;
     const warnings: string[] = [];
     run.on('page', () => pages++);
@@ -269,31 +274,14 @@ describe('a crawl steered through the store', () => {
 
     // The stop was for that run: the next one clears it and crawls.
     const fetchedBefore = s.fetchedTotal;
-    const next = await crawl({
-      store: dir,
-      topic: monitor.topic,
-      threshold: 0,
-      maxPages: fetchedBefore + 5,
-      sitemaps: 'none',
-      rankOnFinish: false,
-      fetcher: fetcher(),
-    });
+    const next = await steered(dir, { seeds: [], threshold: 0, maxPages: fetchedBefore + 5 });
     assert.equal(next.stopReason, 'max-pages');
     await inStore(dir, async (st) => assert.equal((await readControl(st)).stop, false));
   });
 
   test('a threshold set through the store decides what is kept afterwards, and is in the history', async () => {
     const dir = newDir();
-    const run = crawl({
-      store: dir,
-      topic: monitor.topic,
-      seeds: monitor.seeds,
-      threshold: 0,
-      maxPages: 1500,
-      sitemaps: 'none',
-      rankOnFinish: false,
-      fetcher: fetcher(),
-    });
+    const run = steered(dir, { threshold: 0 });
     const events: (PageEvent & { at: number })[] = [];
     const changes: { at: number; to: number; rule: string }[] = [];
     run.on('page', (p) => events.push({ ...p, at: Date.now() }));
@@ -340,15 +328,7 @@ describe('a crawl steered through the store', () => {
 
   test('keyword weights set through the store replace the topic and are in the topic history', async () => {
     const dir = newDir();
-    const run = crawl({
-      store: dir,
-      topic: monitor.topic,
-      seeds: monitor.seeds,
-      maxPages: 1500,
-      sitemaps: 'none',
-      rankOnFinish: false,
-      fetcher: fetcher(),
-    });
+    const run = steered(dir);
     let pages = 0;
     const topics: { rule?: string; added: string[] }[] = [];
     run.on('page', () => pages++);
