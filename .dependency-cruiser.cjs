@@ -14,7 +14,7 @@ const LAYERS = [
   ['discover', 'frontier', 'labels', 'parse', 'store'],
   ['extract', 'page'],
   ['dedup', 'inspect', 'learn', 'ranking'],
-  ['sitemodel'],
+  ['analyze', 'sitemodel'],
   ['crawl'],
   ['export', 'watch'],
   ['report'],

@@ -20,12 +20,16 @@
 //                          lean: focuscrawl without the search index, duplicate detection,
 //                          sitemaps and ranking (--full-text none --no-dedup --sitemaps none
 //                          --no-rank), to measure what they cost
+//   --parse-threads 1,2    extra focuscrawl rows with these --parse-threads (the others run
+//                          with the default, auto: none on 2 cores)
+//   --crawler-cpus LIST    pin every crawler process (and its threads) to these CPUs
+//                          (taskset -c LIST, e.g. 0 for one core); the server is not pinned
 //   --cpu-prof DIR         profile the focuscrawl children (node --cpu-prof) and print the
 //                          functions with the most self time
 //   --json                 machine-readable results on stdout (the report goes to stderr)
 //   --verbose              focuscrawl children print progress and memory every second
 //   --node-args=...        Node options for the focuscrawl children (e.g. --node-args=--max-old-space-size=256)
-import { fork, spawn } from 'node:child_process';
+import { execFileSync, fork, spawn } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -60,6 +64,8 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     verbose: { type: 'boolean', default: false },
     'node-args': { type: 'string' },
+    'parse-threads': { type: 'string' },
+    'crawler-cpus': { type: 'string' },
     // child roles
     role: { type: 'string' },
     port: { type: 'string' },
@@ -67,6 +73,7 @@ const { values } = parseArgs({
     threshold: { type: 'string' },
     facts: { type: 'string' },
     lean: { type: 'boolean', default: false },
+    'parse-threads-one': { type: 'string' },
   },
 });
 const self = fileURLToPath(import.meta.url);
@@ -216,6 +223,7 @@ async function roleFocuscrawl(port, conc) {
     '--retries',
     '0',
     ...(values.verbose ? [] : ['--quiet']),
+    ...(values['parse-threads-one'] ? ['--parse-threads', values['parse-threads-one']] : []),
     // The crawl without search index, duplicate detection, sitemaps and ranking.
     ...(values.lean ? LEAN_FLAGS : []),
   ];
@@ -322,8 +330,10 @@ async function roleCrawler() {
 }
 
 // ---------- coordinator ----------
-function child(args, execArgv = []) {
+function child(args, execArgv = [], cpus = undefined) {
   const cp = fork(self, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv });
+  // Threads and processes started later inherit the affinity.
+  if (cpus !== undefined) execFileSync('taskset', ['-a', '-cp', cpus, String(cp.pid)]);
   const first = new Promise((resolve, reject) => {
     cp.once('message', resolve);
     cp.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
@@ -395,6 +405,16 @@ async function coordinator() {
         rows.push({ name: `focuscrawl c${c}`, kind: 'focuscrawl', conc: c, rounds: null });
       }
     }
+    for (const n of values['parse-threads']?.split(',') ?? []) {
+      const c = Number(values.concurrency.split(',')[0]);
+      rows.push({
+        name: `focuscrawl c${c} parse-threads ${n}`,
+        kind: 'focuscrawl',
+        conc: c,
+        parseThreads: n,
+        rounds: null,
+      });
+    }
     if (want('lean')) {
       const c = Number(values.concurrency.split(',')[0]);
       rows.push({
@@ -453,6 +473,7 @@ async function coordinator() {
       ];
       if (row.threshold) args.push('--threshold', row.threshold);
       if (row.lean) args.push('--lean');
+      if (row.parseThreads) args.push('--parse-threads-one', row.parseThreads);
       if (values.verbose) args.push('--verbose');
       const prof = values['cpu-prof'] && row.kind === 'focuscrawl';
       const execArgv = prof ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
@@ -461,7 +482,7 @@ async function coordinator() {
       }
       const since = Date.now();
       const s0 = await serverCpu();
-      const r = await child(args, execArgv).first;
+      const r = await child(args, execArgv, values['crawler-cpus']).first;
       if (r.storeDir) rmSync(r.storeDir, { recursive: true, force: true });
       delete r.storeDir;
       const s1 = await serverCpu();
@@ -470,7 +491,7 @@ async function coordinator() {
       r.round = round + 1;
       row.results.push(r);
       say(
-        `round ${round + 1} ${row.name.padEnd(26)} ${fmt(r.pps).padStart(6)} pages/s  ${fmt(r.pages).padStart(6)} pages (${r.complete} kept, ${r.discard} discarded, ${r.errors} errors, ${r.stopReason})  ${fmt(r.secs, 1)} s  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${fmt(r.rssMiB)} MiB  store ${fmt(r.storeBytes / 1048576)} MiB  server CPU ${pct(r.serverCpuShare)}`,
+        `round ${round + 1} ${row.name.padEnd(34)} ${fmt(r.pps).padStart(6)} pages/s  ${fmt(r.pages).padStart(6)} pages (${r.complete} kept, ${r.discard} discarded, ${r.errors} errors, ${r.stopReason})  ${fmt(r.secs, 1)} s  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${fmt(r.rssMiB)} MiB  store ${fmt(r.storeBytes / 1048576)} MiB  server CPU ${pct(r.serverCpuShare)}`,
       );
       if (prof) {
         await new Promise((res) => setTimeout(res, 500));

@@ -349,6 +349,14 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     D.fullText,
   ),
   {
+    flag: 'parse-threads',
+    arg: 'N|auto',
+    option: 'parseThreads',
+    read: numOr('auto'),
+    help: 'threads that decode, parse and fingerprint pages beside the crawl thread (auto: one per core past two, at most 4; 0: none)',
+    default: `${D.parseThreads}`,
+  },
+  {
     flag: 'no-rank',
     option: 'rankOnFinish',
     read: on(false),

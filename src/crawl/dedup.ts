@@ -7,7 +7,7 @@
  * others are remembered. A resumed crawl rebuilds the detector from the fingerprints
  * the store kept.
  */
-import { DuplicateDetector, simhashHex } from '../dedup/index.js';
+import { DuplicateDetector, simhashHex, type TextFingerprint } from '../dedup/index.js';
 import type { PageDuplicate, Store } from '../store/index.js';
 
 /** What `check` says of a page. */
@@ -45,9 +45,12 @@ export class CrawlDedup {
     return this.#urls.length;
   }
 
-  /** Whether the page of `url` with `text` duplicates a page kept before; remembers it when not. */
-  check(url: string, text: string): DedupVerdict {
-    const c = this.#detector.check({ text });
+  /**
+   * Whether the page of `url` with `text` duplicates a page kept before; remembers it
+   * when not. `fingerprint`: the text's, computed already (analysis threads).
+   */
+  check(url: string, text: string, fingerprint?: TextFingerprint): DedupVerdict {
+    const c = this.#detector.check(fingerprint ? { text, fingerprint } : { text });
     const simhash = c.simhash === null ? null : simhashHex(c.simhash);
     if (c.duplicate !== null) {
       const of = this.#urls[c.duplicate.of] as string;

@@ -15,6 +15,9 @@
  * for retries due soon, and leaves later ones to a later run. When every fetch
  * fails for `failingStopMs`, the run stops (`failing`, failing.ts).
  */
+
+import { availableParallelism } from 'node:os';
+import { type Analysis, AnalysisPool, judgedResponse, parseThreadCount } from '../analyze/index.js';
 import { AbortedError } from '../errors/index.js';
 import type { Fetcher, FetchResult } from '../fetch/index.js';
 import { createStrategy, HostDispatch } from '../frontier/index.js';
@@ -57,6 +60,8 @@ export class Engine {
   readonly #s: Setup;
   readonly #emit: Emit;
   readonly #fetcher: Fetcher;
+  /** Analysis threads (`parseThreads`); null: pages are analysed on this thread. */
+  readonly #analysis: AnalysisPool | null;
   readonly #rules: PageRules;
   readonly #dispatch: HostDispatch<ClaimedUrl>;
   readonly #wake = new Wakeup();
@@ -123,6 +128,11 @@ export class Engine {
     const follow = filter === undefined ? inScope : (u: string) => inScope(u) && filter.allows(u);
     this.#keeper = new RuleKeeper(o, s, strategy, follow);
     this.#rules = this.#keeper.rules;
+    this.#analysis = AnalysisPool.start(
+      parseThreadCount(o.parseThreads, availableParallelism()),
+      { parse: this.#rules.parse, fingerprint: o.dedup },
+      (m) => this.#emit('warning', `${m}: the crawl's thread analyses its pages`),
+    );
     this.#sitemaps = SitemapFeed.create(o, s, this.#fetcher, follow, this.#rules.linkText, {
       changed: () => this.#wake.notify(),
       warn: (m) => this.#emit('warning', m),
@@ -287,6 +297,7 @@ export class Engine {
       this.#ready.close();
       await this.#s.lease.close().catch(() => {});
       if (this.#hooks.fetcher === undefined) await this.#fetcher.close();
+      await this.#analysis?.close();
     }
   }
 
@@ -387,8 +398,12 @@ export class Engine {
     this.#active++;
     const signal = this.#abort.signal;
     const follow = this.#follow(c.url);
+    const pool = this.#analysis;
     this.#fetcher.fetch(c.url, { signal, follow }).then(
-      (res) => this.#done(c, res, null),
+      (res) =>
+        pool === null || !judgedResponse(res)
+          ? this.#done(c, res, null)
+          : pool.analyze(res).then((pre) => this.#done(c, res, null, pre)),
       (err: unknown) => this.#done(c, null, err),
     );
   }
@@ -409,7 +424,8 @@ export class Engine {
     };
   }
 
-  #done(c: ClaimedUrl, res: FetchResult | null, err: unknown): void {
+  /** The fetch of `c` ended; `pre`: its response analysed on an analysis thread. */
+  #done(c: ClaimedUrl, res: FetchResult | null, err: unknown, pre?: Analysis): void {
     this.#active--;
     this.#claimer.useful = true;
     this.#dispatch.release(c.url);
@@ -425,6 +441,7 @@ export class Engine {
           this.#s.seeds.has(claimed.url),
           this.#rules,
           r.timings.startedAt,
+          pre,
         );
         this.#sitemaps?.saw(claimed.url);
         this.#s.threshold.observe(p.relevance);

@@ -368,6 +368,18 @@ export const crawlOptionsSchema = z.strictObject({
   /** Aborting it stops the crawl gracefully, as `stop()` does. */
   signal: z.instanceof(AbortSignal).optional(),
   /**
+   * Threads that decode, parse and fingerprint fetched pages beside the crawl's own
+   * thread (docs/design.md, "Threads"): a number (0: none, the crawl's thread does it),
+   * or `auto`: one for each core past two, at most 4 (none on a 2-core machine, where
+   * the crawl's and the store's threads take both cores).
+   * @default 'auto'
+   */
+  parseThreads: z
+    .union([z.number().int().min(0).max(64), z.literal('auto')], {
+      error: 'a whole number from 0 to 64, or "auto"',
+    })
+    .default('auto'),
+  /**
    * Run the crawl on a worker thread of its own (and the store on another), with
    * bounded heaps; the caller's thread only receives events. Needs a store
    * directory and options without functions.

@@ -4,6 +4,7 @@
  * their priorities. Pure apart from the `seen` cache it consults and fills.
  */
 import { createHash } from 'node:crypto';
+import type { Analysis } from '../analyze/index.js';
 import {
   extractPage,
   type FieldRow,
@@ -142,7 +143,8 @@ function isHttp(url: string): boolean {
 /**
  * Builds the outcome of a response. The strategy decides whose links are followed:
  * kept pages' and seeds' always (seeds whatever their relevance), irrelevant
- * pages' only under strategies that tunnel (fish, shark, tunnel).
+ * pages' only under strategies that tunnel (fish, shark, tunnel). `pre`: the
+ * response decoded, parsed and fingerprinted already on an analysis thread.
  */
 export function pageOutcome(
   claimed: ClaimedUrl,
@@ -150,15 +152,16 @@ export function pageOutcome(
   isSeed: boolean,
   rules: PageRules,
   fetchedAt: number,
+  pre?: Analysis,
 ): PageResult {
   const threshold = rules.threshold;
   // Relevant decides whose links are followed; a page that asks not to be indexed
   // (noindex, none) is judged and followed like any other, but not kept.
-  const j = judgePage(res, {
-    parse: rules.parse,
-    relevance: (p) => rules.model.relevance(p),
-    threshold,
-  });
+  const j = judgePage(
+    res,
+    { parse: rules.parse, relevance: (p) => rules.model.relevance(p), threshold },
+    pre?.body,
+  );
   const page = j.analysis.page;
   const { text, title, relevance, relevant, kept } = j;
   // The page's neighbours on the page that linked it, raised by what it lends them.
@@ -180,7 +183,10 @@ export function pageOutcome(
   // Through redirects, the page is the final URL's (the store keeps it there).
   const pageUrl = res.finalUrl;
   const redirects = pageUrl === claimed.url ? undefined : redirectSteps(res);
-  const dedup = kept && rules.dedup !== null ? rules.dedup.check(pageUrl, text) : null;
+  const dedup =
+    kept && rules.dedup !== null
+      ? rules.dedup.check(pageUrl, text, pre?.fingerprint ?? undefined)
+      : null;
   if (dedup?.duplicate) {
     // Recorded as a discard naming the original: no body, no links followed.
     return pageResult(claimed, 'discard', {

@@ -28,7 +28,11 @@ interface Family {
   /** Depth and carried value of its links. */
   depth: number;
   value: number;
-  urls: string[];
+  /**
+   * Its links' URLs, in page order; null for a link that can take no loan and was not
+   * sent from here (not scored: claimed, out of scope), so that it costs no memory.
+   */
+  urls: (string | null)[];
   /** Each link's evidence so far; NaN for links this page did not score (claimed, out of scope). */
   evidence: number[];
 }
@@ -128,7 +132,7 @@ export class SiblingLinks {
       parent,
       depth,
       value,
-      urls: links.map((l) => l.url),
+      urls: links.map((l) => (Number.isNaN(l.evidence) && !sent.has(l.url) ? null : l.url)),
       evidence: links.map((l) => l.evidence),
     };
     this.#families.set(pageUrl, family);
@@ -197,8 +201,8 @@ export class SiblingLinks {
       for (const i of [at - d, at + d]) {
         const had = family.evidence[i];
         // Unscored links (NaN) and links already lent as much are left alone.
-        if (had === undefined || !(lent > had)) continue;
-        const target = family.urls[i] as string;
+        const target = family.urls[i];
+        if (had === undefined || !(lent > had) || target == null) continue;
         // Only links in the judged page's own directory (same host, same path up to
         // the last /): a list's entries elsewhere are not one table of contents'.
         if (dirOf(target) !== dir) continue;
@@ -230,7 +234,7 @@ export class SiblingLinks {
     this.#families.delete(pageUrl);
     this.#links -= family.urls.length;
     for (const url of family.urls) {
-      if (this.#via.get(url)?.family === family) this.#via.delete(url);
+      if (url !== null && this.#via.get(url)?.family === family) this.#via.delete(url);
     }
   }
 }

@@ -36,6 +36,8 @@ export interface DuplicateCheckInput {
   text: string;
   /** The page's exact-duplicate key; by default the text hash. */
   contentHash?: string;
+  /** `fingerprint(text)` computed already (on another thread): not computed again. */
+  fingerprint?: TextFingerprint;
 }
 
 export interface Duplicate {
@@ -112,7 +114,7 @@ export class DuplicateDetector {
    * the nearest near duplicate (ties: the smallest id). Does not add the page.
    */
   check(input: DuplicateCheckInput): DuplicateCheck {
-    const f = this.fingerprinter(input.text);
+    const f = input.fingerprint ?? this.fingerprinter(input.text);
     if (f.simhash === null) {
       return { duplicate: null, simhash: null, contentHash: null, features: f.features };
     }

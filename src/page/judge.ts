@@ -38,13 +38,19 @@ export interface JudgedPage {
   linksAllowed: boolean;
 }
 
-export function judgePage(res: FetchResult, judge: PageJudge): JudgedPage {
-  const analysis = analyzeBody(
-    res.body,
-    res.contentType,
-    res.finalUrl,
-    withResponseHeaders(judge.parse, res.headers),
-  );
+/**
+ * Judges the response `res`; `analyzed`: its body as `analyzeBody` gives it with the
+ * response's headers, computed already (on an analysis thread), else computed here.
+ */
+export function judgePage(res: FetchResult, judge: PageJudge, analyzed?: AnalyzedBody): JudgedPage {
+  const analysis =
+    analyzed ??
+    analyzeBody(
+      res.body,
+      res.contentType,
+      res.finalUrl,
+      withResponseHeaders(judge.parse, res.headers),
+    );
   const page = analysis.page;
   const text = page?.text ?? analysis.text ?? '';
   const title = page?.title ?? '';
