@@ -22,8 +22,9 @@
 //                          --no-rank), to measure what they cost
 //   --parse-threads 1,2    extra focuscrawl rows with these --parse-threads (the others run
 //                          with the default, auto: none on 2 cores)
-//   --crawler-cpus LIST    pin every crawler process (and its threads) to these CPUs
-//                          (taskset -c LIST, e.g. 0 for one core); the server is not pinned
+//   --crawler-cpus A/B     pin every crawler process (and its threads) to the CPUs of A
+//                          (taskset -c A, e.g. 0 for one core; the server is not pinned);
+//                          with A/B/…, every row runs once pinned to each, in the same round
 //   --cpu-prof DIR         profile the focuscrawl children (node --cpu-prof) and print the
 //                          functions with the most self time
 //   --json                 machine-readable results on stdout (the report goes to stderr)
@@ -446,6 +447,15 @@ async function coordinator() {
       });
     }
   }
+  const cpuSets = values['crawler-cpus']?.split('/');
+  if (cpuSets && cpuSets.length > 1) {
+    const each = rows.splice(0);
+    for (const r of each) {
+      for (const c of cpuSets) rows.push({ ...r, name: `${r.name} cpus ${c}`, cpus: c });
+    }
+  } else if (cpuSets) {
+    for (const r of rows) r.cpus = cpuSets[0];
+  }
   for (const r of rows) r.results = [];
   const rounds = values['tune-peer'] ? 1 : Number(values.rounds);
   say(
@@ -482,7 +492,7 @@ async function coordinator() {
       }
       const since = Date.now();
       const s0 = await serverCpu();
-      const r = await child(args, execArgv, values['crawler-cpus']).first;
+      const r = await child(args, execArgv, row.cpus).first;
       if (r.storeDir) rmSync(r.storeDir, { recursive: true, force: true });
       delete r.storeDir;
       const s1 = await serverCpu();
@@ -516,17 +526,21 @@ async function coordinator() {
       storeMiB: median(row.results.map((r) => r.storeBytes / 1048576)),
       cpuMsPerPage: median(row.results.map((r) => r.cpuMsPerPage)),
       serverCpuShare: median(row.results.map((r) => r.serverCpuShare)),
+      cpus: row.cpus,
       rounds: row.results,
     }));
+  // Each row against Crawlee on the same CPUs.
+  const peerOf = (s) => summary.find((x) => x.kind === 'crawlee' && x.cpus === s.cpus);
   const peer = summary.find((s) => s.kind === 'crawlee');
   say(
     '\n| crawler | pages/s | peak RSS | pages crawled | store on disk | CPU/page | server CPU | pages/s vs Crawlee | RSS vs Crawlee | of 11,000 | of 3,467 |',
   );
   say('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const s of summary) {
-    if (peer && s !== peer) {
-      s.vsPeerPagesPerSec = s.pagesPerSec / peer.pagesPerSec;
-      s.vsPeerRss = s.peakRssMiB / peer.peakRssMiB;
+    const p = peerOf(s);
+    if (p && s !== p) {
+      s.vsPeerPagesPerSec = s.pagesPerSec / p.pagesPerSec;
+      s.vsPeerRss = s.peakRssMiB / p.peakRssMiB;
     }
     s.ofCeilingIssue = s.pagesPerSec / CEILING_ISSUE;
     s.ofCeilingMeasured = s.pagesPerSec / CEILING_MEASURED;
@@ -536,7 +550,8 @@ async function coordinator() {
   }
   if (peer) {
     say('\ntargets: ≥ 10× Crawlee pages/s, ≤ 1/3 of its peak RSS, ≥ 25% of 11,000 pages/s');
-    for (const s of summary.filter((x) => x.kind === 'focuscrawl' && x.threshold === 0)) {
+    const judged = (x) => x.kind === 'focuscrawl' && x.threshold === 0 && x.vsPeerPagesPerSec;
+    for (const s of summary.filter(judged)) {
       const ok = (b) => (b ? 'met' : 'MISSED');
       say(
         `  ${s.name}: ${s.vsPeerPagesPerSec.toFixed(1)}× (${ok(s.vsPeerPagesPerSec >= 10)}), ${pct(s.vsPeerRss)} RSS (${ok(s.vsPeerRss <= 1 / 3)}), ${pct(s.ofCeilingIssue)} of the ceiling (${ok(s.ofCeilingIssue >= 0.25)})`,

@@ -15,11 +15,16 @@ import type {
   RedirectStep,
   UrlState,
 } from './types.js';
-import type { EncodedOutcome } from './wire.js';
+import { type EncodedOutcome, indexesText } from './wire.js';
 
 /** What the writes of one store need besides the transaction's tally. */
 export interface UrlIndex {
   w: Writes;
+  /**
+   * Where a kept page's text for the full-text index goes (segmented): written in the
+   * transaction when absent, else handed over (text-queue.ts).
+   */
+  text?: ((id: number, title: string, text: string) => void) | undefined;
   /** Reads the database: the authority on a URL's state. */
   find(url: string): FoundUrl | undefined;
   hash(url: string): number;
@@ -378,8 +383,13 @@ export function applyOutcomes(
       p.lastModified ?? null,
       p.modifiedAt ?? null,
     );
-    if (o.state === 'complete' && typeof p.text === 'string' && (p.text || p.title)) {
-      w.text.run(id, segmentForIndex(p.title ?? ''), segmentForIndex(p.text));
+    if (p.indexed !== undefined || indexesText(o)) {
+      const [title, text] = p.indexed ?? [
+        segmentForIndex(p.title ?? ''),
+        segmentForIndex(p.text as string),
+      ];
+      if (ix.text !== undefined) ix.text(id, title, text);
+      else w.text.run(id, title, text);
     }
     if (o.state === 'complete' && p.fields != null) writeFields(w, id, p.fields);
     if (p.linksJson !== undefined) w.links.run(id, p.linksJson);

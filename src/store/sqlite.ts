@@ -37,6 +37,7 @@ import {
   writeScores,
 } from './sqlite-urls.js';
 import { Tally } from './tally.js';
+import { TextQueue } from './text-queue.js';
 import {
   checkPageTexts,
   checkUnindexedOptions,
@@ -98,6 +99,8 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   /** What `commit` needs of this store (sqlite-commit.ts). */
   readonly #commits: CommitContext;
   readonly #pending = new Set<Promise<unknown>>();
+  /** Kept pages' texts waiting for the index (`deferTextIndex`); null: indexed in the commit. */
+  #texts: TextQueue | null = null;
   /** Set by close(): new calls are refused while pending commits finish. */
   #closing = false;
   #closed = false;
@@ -191,7 +194,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
         const ix = this.#index(op);
         const { w } = ix;
         try {
-          return this.#db
+          const out = this.#db
             .transaction(() => {
               const t = new Tally();
               const r = fn(ix, t);
@@ -201,8 +204,11 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
               return r;
             })
             .immediate();
+          this.#texts?.commit();
+          return out;
         } catch (e) {
           ix.cache.clear(); // it may hold rows of the rolled-back transaction
+          this.#texts?.rollback();
           throw e;
         }
       },
@@ -269,7 +275,45 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   }
 
   #commit(all: readonly EncodedOutcome[], lease?: number): Promise<CommitResult> {
-    return commitOutcomes(this.#commits, all, lease);
+    const done = commitOutcomes(this.#commits, all, lease);
+    if (this.#texts === null) return done;
+    return done.then((r) => {
+      if (this.#texts?.full) this.indexQueuedTexts();
+      return r;
+    });
+  }
+
+  /**
+   * Kept pages' texts go to a queue instead of the commit's transaction, to be indexed
+   * by `indexQueuedTexts` (text-queue.ts): the threaded store's thread does this. No
+   * effect on a read-only store.
+   */
+  deferTextIndex(): void {
+    const ix = this.#ix;
+    if (ix === null) return;
+    const q = new TextQueue();
+    this.#texts = q;
+    ix.text = (id, title, text) => q.stage(id, title, text);
+  }
+
+  /** Texts queued for the index. */
+  get queuedTexts(): number {
+    return this.#texts?.size ?? 0;
+  }
+
+  /** Indexes up to `max` queued texts, the oldest first, in one transaction; returns how many. */
+  indexQueuedTexts(max = Number.POSITIVE_INFINITY, pending = false): number {
+    const q = this.#texts;
+    if (q === null || q.size === 0) return 0;
+    const items = q.take(max);
+    this.#tx(
+      'index texts',
+      (ix) => {
+        for (const [id, title, text] of items) ix.w.text.run(id, title, text);
+      },
+      pending,
+    );
+    return items.length;
   }
 
   async reclaim(
@@ -369,15 +413,18 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   }
 
   async search(options: TextSearch): Promise<TextHit[]> {
+    this.indexQueuedTexts();
     return this.#sync('search', () => this.#search.search(options));
   }
 
   async textCoverage(): Promise<TextCoverage> {
+    this.indexQueuedTexts();
     return this.#sync('textCoverage', () => this.#search.coverage());
   }
 
   async unindexedPages(options: UnindexedPagesOptions): Promise<UnindexedPage[]> {
     const o = checkUnindexedOptions('unindexedPages options', options);
+    this.indexQueuedTexts();
     return this.#sync('unindexedPages', () => {
       const after = o.after === undefined ? 0 : this.#find(o.after)?.id;
       if (after === undefined) {
@@ -391,6 +438,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
 
   async indexTexts(items: readonly PageText[]): Promise<number> {
     checkPageTexts('indexTexts', items);
+    this.indexQueuedTexts();
     return this.#tx('indexTexts', (ix) => this.#search.index(ix, items));
   }
 
@@ -422,8 +470,13 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     if (this.#closing) return;
     this.#closing = true;
     await Promise.allSettled([...this.#pending]);
-    this.#closed = true;
-    this.#db.close();
-    await this.#bodies.close();
+    try {
+      // What waits for the index is indexed before the store closes.
+      this.indexQueuedTexts(Number.POSITIVE_INFINITY, true);
+    } finally {
+      this.#closed = true;
+      this.#db.close();
+      await this.#bodies.close();
+    }
   }
 }

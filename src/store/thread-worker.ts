@@ -25,6 +25,9 @@ export type ThreadReply =
   | { id: number; ok: unknown }
   | { id: number; error: ReturnType<typeof errorToData> };
 
+/** Queued texts indexed in one transaction while the thread is idle (~15 ms of FTS5). */
+const TEXT_CHUNK = 64;
+
 const ITERATIONS = new Set(['history', 'pages', 'urls', 'links', 'revisits', 'visits', 'fields']);
 
 async function serve(store: SqliteStore, port: NonNullable<typeof parentPort>): Promise<void> {
@@ -66,9 +69,24 @@ async function serve(store: SqliteStore, port: NonNullable<typeof parentPort>): 
     return fn.apply(store, args);
   };
 
+  // Kept pages' texts are indexed while no request waits, a chunk at a time, so that a
+  // request arriving meanwhile waits for one chunk at most (text-queue.ts).
+  let waiting = 0;
+  const idle = () => {
+    if (waiting > 0 || store.queuedTexts === 0) return;
+    try {
+      store.indexQueuedTexts(TEXT_CHUNK);
+    } catch {
+      // A failed write (a full disk) shows on the next commit; the texts taken are left
+      // out of the index, which the next run with full text fills from the bodies.
+    }
+    setImmediate(idle);
+  };
+
   // One request at a time, in order: a request's effects are visible to the next.
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (m: ThreadRequest) => {
+    waiting++;
     queue = queue.then(async () => {
       let reply: ThreadReply;
       try {
@@ -77,6 +95,7 @@ async function serve(store: SqliteStore, port: NonNullable<typeof parentPort>): 
         reply = { id: m.id, error: errorToData(e) };
       }
       port.postMessage(reply);
+      if (--waiting === 0 && m.op !== 'close') setImmediate(idle);
       if (m.op === 'close') port.close();
     });
   });
@@ -87,6 +106,7 @@ if (port) {
   const init = workerData as ThreadInit;
   openSqliteStore(init.dir, init.options, undefined, 'inline').then(
     (store) => {
+      store.deferTextIndex();
       port.postMessage({ id: 0, ok: store.path });
       void serve(store, port);
     },

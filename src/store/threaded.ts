@@ -179,7 +179,7 @@ export class ThreadedStore extends OutcomeShortcuts implements Store {
       return Promise.reject(e);
     }
     const transfer: ArrayBuffer[] = [];
-    const items = encodeOutcomes(outcomes).map((o) => {
+    const items = encodeOutcomes(outcomes, true).map((o) => {
       if (o.state === 'error' || o.state === 'redirect' || o.result.body === undefined) return o;
       const b = o.result.body;
       // A view of part of a larger buffer would take the whole buffer along: send its bytes only.
