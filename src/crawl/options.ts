@@ -310,8 +310,8 @@ export const crawlOptionsSchema = z.strictObject({
   storeBodies: z.enum(['kept', 'all', 'none']).default('kept'),
   /**
    * Index the text of kept pages for full-text search (`focuscrawl search`):
-   * `kept`, or `none`. Indexing costs ~0.8 ms a page on the store's thread and
-   * makes the store several times larger (BENCHMARKS.md), so it is asked for. A run
+   * `kept`, or `none`. Indexing costs about a quarter of the crawl's pages per second
+   * and makes the store several times larger (BENCHMARKS.md), so it is asked for. A run
    * with `'kept'` on a store that kept pages without it indexes them first, from their
    * stored bodies (text-backfill.ts).
    * @default 'none'
