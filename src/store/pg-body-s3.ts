@@ -11,8 +11,8 @@
  * `AWS_SECRET_ACCESS_KEY` and, for temporary credentials, `AWS_SESSION_TOKEN`.
  * Requests are signed with Signature Version 4 (aws4) and sent through undici.
  */
-import aws4, { type Credentials } from 'aws4';
-import { Agent, request } from 'undici';
+import type { Credentials } from 'aws4';
+import type { Agent } from 'undici';
 import { InvalidOptionError, StoreError } from '../errors/index.js';
 import { checkBodyName } from './pg-bodies.js';
 import { MARKER, type OutsidePlace } from './pg-body-file.js';
@@ -105,11 +105,8 @@ export class S3Bodies implements OutsidePlace {
   readonly #loc: S3Location;
   readonly #env: Env;
   #access: S3Access | undefined;
-  readonly #agent = new Agent({
-    connections: CONNECTIONS,
-    headersTimeout: TIMEOUT_MS,
-    bodyTimeout: TIMEOUT_MS,
-  });
+  /** Made at the first request: the signing and HTTP modules load only where S3 is used. */
+  #agent: Agent | undefined;
 
   /**
    * The place at `loc`, reached as the environment `env` says, read at the first
@@ -133,6 +130,16 @@ export class S3Bodies implements OutsidePlace {
   ): Promise<{ status: number; data: Buffer }> {
     this.#access ??= accessFrom(this.#loc, this.#env, this.shown);
     const a = this.#access;
+    const [{ default: aws4 }, { Agent, request }] = await Promise.all([
+      import('aws4'),
+      import('undici'),
+    ]);
+    this.#agent ??= new Agent({
+      connections: CONNECTIONS,
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
+    const agent = this.#agent;
     const path = `${a.pathStyle ? `/${this.#loc.bucket}` : ''}/${key.split('/').map(encodeURIComponent).join('/')}`;
     const url = new URL(path, a.origin);
     let last: unknown;
@@ -155,7 +162,7 @@ export class S3Bodies implements OutsidePlace {
           method,
           headers: signed.headers as Record<string, string>,
           ...(body === undefined ? {} : { body }),
-          dispatcher: this.#agent,
+          dispatcher: agent,
         });
         const data = Buffer.from(await res.body.arrayBuffer());
         if (RETRY_STATUS.has(res.statusCode) && attempt < ATTEMPTS) {
@@ -212,7 +219,7 @@ export class S3Bodies implements OutsidePlace {
 
   #closing: Promise<void> | undefined;
   close(): Promise<void> {
-    this.#closing ??= this.#agent.close();
+    this.#closing ??= this.#agent?.close() ?? Promise.resolve();
     return this.#closing;
   }
 }

@@ -5,7 +5,7 @@
  * advisory lock (two processes opening a new store at once create it once), and
  * set the pool up on that schema.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import {
   FocusCrawlError,
   InvalidOptionError,
@@ -83,12 +83,14 @@ function redact(u: URL, schema?: string): string {
 
 /** 64-bit integers (ids, times) as numbers: they stay below 2^53. */
 const INT8 = 20;
-const types = {
-  getTypeParser: ((oid: number, format?: string) =>
-    oid === INT8 && format !== 'binary'
-      ? (v: string) => Number(v)
-      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-};
+function typesOf(driver: typeof pg) {
+  return {
+    getTypeParser: ((oid: number, format?: string) =>
+      oid === INT8 && format !== 'binary'
+        ? (v: string) => Number(v)
+        : driver.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  };
+}
 
 /** The store's schema version: 0 for a missing or empty schema; refuses foreign ones. */
 async function probe(q: Sql, loc: PgLocation): Promise<{ exists: boolean; version: number }> {
@@ -161,8 +163,11 @@ async function migrate(client: pg.PoolClient, loc: PgLocation): Promise<void> {
 export async function openPgStore(location: string, options?: StoreOptionsInput): Promise<PgStore> {
   const o = parseStoreOptions(options);
   const loc = parsePgLocation(location);
+  // Loaded here: a process that crawls a store directory never loads the driver.
+  const { default: driver } = await import('pg');
+  const types = typesOf(driver);
   const newPool = (max: number) => {
-    const p = new pg.Pool({
+    const p = new driver.Pool({
       connectionString: loc.connectionString,
       max,
       application_name: 'focuscrawl',
@@ -210,7 +215,7 @@ export async function openPgStore(location: string, options?: StoreOptionsInput)
       bodies,
       // The coordinator's lock lives as long as its session: a connection of its own.
       () =>
-        new pg.Client({
+        new driver.Client({
           connectionString: loc.connectionString,
           application_name: 'focuscrawl coordinator',
           options: `-c search_path="${loc.schema}"`,
