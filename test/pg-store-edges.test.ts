@@ -125,4 +125,24 @@ describe('PostgreSQL store edges', { skip: pgSkipReason() }, () => {
       await r.close();
     }
   });
+
+  // Regression: two watches starting together on one store failed with a duplicate key
+  // in `keywords` (both emptied the table, then both inserted the topic's words).
+  test('processes setting the keywords at once leave one set, none failing', async () => {
+    const where = url();
+    const first = await openPgStore(where, { create: true });
+    const stores = [first, ...(await Promise.all([1, 2, 3].map(() => openPgStore(where))))];
+    try {
+      for (let round = 0; round < 5; round++) {
+        await Promise.all(
+          stores.map((s, i) => s.setKeywords({ forum: 1, news: 1, [`w${i}`]: 0.5 })),
+        );
+        const words = [...((await stores[0]?.getKeywords()) ?? new Map()).keys()].sort();
+        assert.equal(words.length, 3, words.join(' '));
+        assert.deepEqual(words.slice(0, 2), ['forum', 'news']);
+      }
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
 });

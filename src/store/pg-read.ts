@@ -175,6 +175,9 @@ export function readMethods(
     async setKeywords(keywords) {
       const entries = v.checkKeywords('setKeywords', keywords);
       await db.tx('setKeywords', async (q) => {
+        // One writer at a time (readers go on): two processes starting together would
+        // both find the table empty and insert the same words.
+        await q('LOCK TABLE keywords IN SHARE ROW EXCLUSIVE MODE');
         await q('DELETE FROM keywords');
         if (entries.length === 0) return;
         // A word given twice (a Map and an object cannot, but be safe) keeps its last weight.
