@@ -1,19 +1,18 @@
 /** The analysis of one response, the same on any thread. Pure. */
 import { DuplicateDetector } from '../dedup/index.js';
-import { analyzeBody } from '../parse/index.js';
-import type { Analysis, AnalysisRequest, AnalysisSetup } from './types.js';
+import { type AnalyzedResponse, analyzeResponse, bodyText } from '../page/index.js';
+import type { Analysis, AnalysisSetup } from './types.js';
 
-/** The analyser of a run: `analyzeBody` with its parse options, and the text's fingerprint. */
-export function analyzeResponse(
-  setup: AnalysisSetup,
-): (r: Omit<AnalysisRequest, 'id'>) => Analysis {
+/**
+ * The analyser of a run: `analyzeResponse` with its parse options, and the fingerprint
+ * of the text the crawl's duplicate check reads.
+ */
+export function analyzer(setup: AnalysisSetup): (res: AnalyzedResponse) => Analysis {
   const detector = setup.fingerprint ? new DuplicateDetector() : null;
-  return (r) => {
-    const opts =
-      r.xRobotsTag === undefined ? setup.parse : { ...setup.parse, xRobotsTag: r.xRobotsTag };
-    const body = analyzeBody(r.body, r.contentType, r.url, opts);
-    const text = body.page?.text ?? body.text ?? '';
-    const fingerprint = detector === null ? null : detector.fingerprint(text);
-    return { body, fingerprint };
+  return (res) => {
+    const body = analyzeResponse(res, setup.parse);
+    return detector === null
+      ? { body }
+      : { body, fingerprint: detector.fingerprint(bodyText(body)) };
   };
 }

@@ -13,7 +13,7 @@ import {
   startTestWeb,
   type TestWeb,
 } from '../testweb/index.js';
-import { AnalysisPool, analyzeResponse, judgedResponse, parseThreadCount } from './index.js';
+import { AnalysisPool, analyzer, parseThreadCount } from './index.js';
 import type { AnalysisSetup } from './types.js';
 
 const WEB = { seed: 1, size: 'small' as const };
@@ -44,13 +44,7 @@ after(async () => {
 });
 
 /** What the caller's thread computes for `res`. */
-const local = (res: FetchResult) =>
-  analyzeResponse(SETUP)({
-    body: res.body,
-    contentType: res.contentType,
-    url: res.finalUrl,
-    xRobotsTag: res.headers['x-robots-tag'],
-  });
+const local = (res: FetchResult) => analyzer(SETUP)(res);
 
 describe('analysis threads', () => {
   it('answer what the crawl thread computes, for many pages at once', async () => {
@@ -86,15 +80,6 @@ describe('analysis threads', () => {
     assert.ok(pool);
     await pool.close();
     assert.equal(await pool.analyze(responses[0] as FetchResult), undefined);
-  });
-
-  it('analyse only the responses the crawl judges', () => {
-    const page = responses[0] as FetchResult;
-    assert.equal(judgedResponse(page), true);
-    assert.equal(judgedResponse({ ...page, status: 404 }), false);
-    const hop = { url: page.url, status: 301, location: `${page.url}?moved` };
-    assert.equal(judgedResponse({ ...page, status: 301, unfollowed: hop }), false);
-    assert.equal(judgedResponse({ ...page, truncated: true }), false);
   });
 });
 

@@ -12,7 +12,7 @@
  * caller analyses the page itself, as with no pool; the thread is not replaced.
  */
 import type { Worker } from 'node:worker_threads';
-import { bodyTooLarge, type FetchResult } from '../fetch/index.js';
+import type { FetchResult } from '../fetch/index.js';
 import { type HeapLimits, startWorker } from '../thread/index.js';
 import type { Analysis, AnalysisReply, AnalysisRequest, AnalysisSetup } from './types.js';
 
@@ -28,30 +28,15 @@ interface Thread {
   alive: boolean;
 }
 
-/** Whether the crawl judges `res` (a 2xx response, not a redirect left unfollowed, not cut). */
-export function judgedResponse(res: FetchResult): boolean {
-  return (
-    res.status >= 200 &&
-    res.status < 300 &&
-    res.unfollowed === undefined &&
-    bodyTooLarge(res) === undefined
-  );
-}
-
 export class AnalysisPool {
   readonly #threads: Thread[];
   readonly #lost: (message: string) => void;
   #next = 0;
   #closed = false;
 
-  private constructor(
-    n: number,
-    setup: AnalysisSetup,
-    lost: (message: string) => void,
-    heap: HeapLimits,
-  ) {
+  private constructor(n: number, setup: AnalysisSetup, lost: (message: string) => void) {
     this.#lost = lost;
-    this.#threads = Array.from({ length: n }, () => this.#spawn(setup, heap));
+    this.#threads = Array.from({ length: n }, () => this.#spawn(setup));
   }
 
   /**
@@ -63,7 +48,7 @@ export class AnalysisPool {
     setup: AnalysisSetup,
     lost: (message: string) => void = () => {},
   ): AnalysisPool | null {
-    return threads > 0 ? new AnalysisPool(threads, setup, lost, ANALYSIS_THREAD_HEAP) : null;
+    return threads > 0 ? new AnalysisPool(threads, setup, lost) : null;
   }
 
   /** Threads still at work. */
@@ -77,12 +62,15 @@ export class AnalysisPool {
     if (t === undefined) return Promise.resolve(undefined);
     const id = this.#next++;
     const body = new Uint8Array(res.body);
+    const robots = res.headers['x-robots-tag'];
     const m: AnalysisRequest = {
       id,
-      body,
-      contentType: res.contentType,
-      url: res.finalUrl,
-      xRobotsTag: res.headers['x-robots-tag'],
+      res: {
+        body,
+        contentType: res.contentType,
+        finalUrl: res.finalUrl,
+        headers: robots === undefined ? {} : { 'x-robots-tag': robots },
+      },
     };
     return new Promise((resolve) => {
       if (t.pending.size === 0) t.worker.ref();
@@ -113,10 +101,10 @@ export class AnalysisPool {
     return best;
   }
 
-  #spawn(setup: AnalysisSetup, heap: HeapLimits): Thread {
+  #spawn(setup: AnalysisSetup): Thread {
     const worker = startWorker(import.meta.url, 'worker', {
       workerData: setup,
-      resourceLimits: heap,
+      resourceLimits: ANALYSIS_THREAD_HEAP,
     });
     worker.unref();
     const t: Thread = { worker, pending: new Map(), alive: true };
@@ -125,7 +113,7 @@ export class AnalysisPool {
       if (resolve === undefined) return;
       t.pending.delete(r.id);
       if (t.pending.size === 0) worker.unref();
-      resolve(r.ok ? r.analysis : undefined);
+      resolve(r.analysis ?? undefined);
     });
     const fail = (message: string) => {
       if (!t.alive || this.#closed) return;

@@ -1,5 +1,6 @@
 /** What travels between the crawl's thread and an analysis thread (pool.ts, worker.ts). */
 import type { TextFingerprint } from '../dedup/index.js';
+import type { AnalyzedResponse } from '../page/index.js';
 import type { AnalyzedBody, ParseOptions } from '../parse/index.js';
 
 /** What a pool's threads are started with: the same for every page of a run. */
@@ -10,26 +11,25 @@ export interface AnalysisSetup {
   fingerprint: boolean;
 }
 
-/** One response to analyse. */
+/**
+ * One response to analyse: a copy of its body (the memory moved to the analysis
+ * thread), and of its headers only `X-Robots-Tag`.
+ */
 export interface AnalysisRequest {
   id: number;
-  /** A copy of the body, its memory moved to the analysis thread. */
-  body: Uint8Array;
-  contentType: string | undefined;
-  /** The response's final URL (links resolve against it). */
-  url: string;
-  /** The response's `X-Robots-Tag`, joined to the page's `<meta name=robots>`. */
-  xRobotsTag: string | undefined;
+  res: AnalyzedResponse;
 }
 
 /** A response analysed off the crawl's thread: what `judgePage` and the duplicate check would compute. */
 export interface Analysis {
-  /** `analyzeBody` of the response, with its `X-Robots-Tag`. */
+  /** `analyzeResponse` of the response. */
   body: AnalyzedBody;
-  /** The fingerprint of the page's text (page text, else decoded text); null when not asked for. */
-  fingerprint: TextFingerprint | null;
+  /** The fingerprint of its text (`bodyText`); absent when not asked for. */
+  fingerprint?: TextFingerprint;
 }
 
-export type AnalysisReply =
-  | { id: number; ok: true; analysis: Analysis }
-  | { id: number; ok: false; message: string };
+/** The analysis of request `id`; null when it threw (the crawl's thread does it again and records the error). */
+export interface AnalysisReply {
+  id: number;
+  analysis: Analysis | null;
+}

@@ -4,19 +4,19 @@
  * no state between requests.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { analyzeResponse } from './analyze.js';
-import type { AnalysisReply, AnalysisRequest, AnalysisSetup } from './types.js';
+import { analyzer } from './analyze.js';
+import type { Analysis, AnalysisReply, AnalysisRequest, AnalysisSetup } from './types.js';
 
 const port = parentPort;
 if (port) {
-  const analyse = analyzeResponse(workerData as AnalysisSetup);
+  const analyse = analyzer(workerData as AnalysisSetup);
   port.on('message', (m: AnalysisRequest) => {
-    let reply: AnalysisReply;
+    let analysis: Analysis | null = null;
     try {
-      reply = { id: m.id, ok: true, analysis: analyse(m) };
-    } catch (e) {
-      reply = { id: m.id, ok: false, message: e instanceof Error ? e.message : String(e) };
+      analysis = analyse(m.res);
+    } catch {
+      // The crawl's thread analyses the page again and records what went wrong.
     }
-    port.postMessage(reply);
+    port.postMessage({ id: m.id, analysis } satisfies AnalysisReply);
   });
 }

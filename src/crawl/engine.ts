@@ -17,7 +17,7 @@
  */
 
 import { availableParallelism } from 'node:os';
-import { type Analysis, AnalysisPool, judgedResponse, parseThreadCount } from '../analyze/index.js';
+import { type Analysis, AnalysisPool, parseThreadCount } from '../analyze/index.js';
 import { AbortedError } from '../errors/index.js';
 import type { Fetcher, FetchResult } from '../fetch/index.js';
 import { createStrategy, HostDispatch } from '../frontier/index.js';
@@ -34,7 +34,7 @@ import { type Figures, Recorder } from './recorder.js';
 import { RuleKeeper } from './rules.js';
 import { runFetcher } from './run-fetcher.js';
 import { RunLog } from './run-log.js';
-import { Settler } from './settle.js';
+import { responseKind, Settler } from './settle.js';
 import type { Setup } from './setup.js';
 import { abortController, errorText, Wakeup } from './signals.js';
 import { META_SITE_FILTER, META_SITE_MODEL, type SiteFilter } from './site-filter.js';
@@ -401,7 +401,7 @@ export class Engine {
     const pool = this.#analysis;
     this.#fetcher.fetch(c.url, { signal, follow }).then(
       (res) =>
-        pool === null || !judgedResponse(res)
+        pool === null || responseKind(res) !== 'page'
           ? this.#done(c, res, null)
           : pool.analyze(res).then((pre) => this.#done(c, res, null, pre)),
       (err: unknown) => this.#done(c, null, err),

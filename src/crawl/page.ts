@@ -184,9 +184,7 @@ export function pageOutcome(
   const pageUrl = res.finalUrl;
   const redirects = pageUrl === claimed.url ? undefined : redirectSteps(res);
   const dedup =
-    kept && rules.dedup !== null
-      ? rules.dedup.check(pageUrl, text, pre?.fingerprint ?? undefined)
-      : null;
+    kept && rules.dedup !== null ? rules.dedup.check(pageUrl, text, pre?.fingerprint) : null;
   if (dedup?.duplicate) {
     // Recorded as a discard naming the original: no body, no links followed.
     return pageResult(claimed, 'discard', {

@@ -19,6 +19,16 @@ import type { PageEvent } from './types.js';
 
 export type Recorded = { outcome: Outcome; event: PageEvent };
 
+/**
+ * What the crawl makes of a response: a redirect it did not follow, an HTTP error
+ * status, a body cut at the byte cap, or a page to judge.
+ */
+export function responseKind(r: FetchResult): 'unfollowed' | 'status' | 'cut' | 'page' {
+  if (r.unfollowed !== undefined) return 'unfollowed';
+  if (r.status < 200 || r.status >= 300) return 'status';
+  return bodyTooLarge(r) === undefined ? 'page' : 'cut';
+}
+
 /** Judges a response of a claimed URL into its outcome (page.ts through the engine). */
 export type JudgePage = (owner: ClaimedUrl, res: FetchResult, claimed: ClaimedUrl) => Recorded;
 
@@ -128,19 +138,19 @@ export class Settler {
     const r = res as FetchResult;
     out.send.push(...this.#parking.settled(c.url));
     const fetchedAt = r.timings.startedAt;
-    if (r.unfollowed !== undefined) {
+    const kind = responseKind(r);
+    if (kind === 'unfollowed') {
       out.records.push(redirectOutcome(c, redirectSteps(r), fetchedAt));
       return out;
     }
     // A claim held for the final URL takes the page; this one is a redirect to it.
     const owner = ended.takes ?? c;
     if (ended.takes !== null) out.records.push(redirectOutcome(c, redirectSteps(r), fetchedAt));
-    const cut = bodyTooLarge(r);
     const rec =
-      r.status < 200 || r.status >= 300
+      kind === 'status'
         ? this.#httpError(owner, r)
-        : cut !== undefined
-          ? failure(owner, fetchedAt, errorText(cut), r.status, r)
+        : kind === 'cut'
+          ? failure(owner, fetchedAt, errorText(bodyTooLarge(r)), r.status, r)
           : judge(owner, r, c);
     out.records.push(rec);
     if (rec.event.finalUrl !== undefined) this.#reached.set(rec.event.finalUrl, rec);

@@ -38,21 +38,34 @@ export interface JudgedPage {
   linksAllowed: boolean;
 }
 
+/** What of a response its analysis reads. */
+export type AnalyzedResponse = Pick<FetchResult, 'contentType' | 'finalUrl' | 'headers'> & {
+  body: Uint8Array;
+};
+
+/** The body of `res` decoded and parsed, its `X-Robots-Tag` joined to the page's directives. */
+export function analyzeResponse(res: AnalyzedResponse, parse?: ParseOptions): AnalyzedBody {
+  return analyzeBody(
+    res.body,
+    res.contentType,
+    res.finalUrl,
+    withResponseHeaders(parse, res.headers),
+  );
+}
+
+/** The visible text of an analysed body ('' when it is neither HTML nor text). */
+export function bodyText(analysis: AnalyzedBody): string {
+  return analysis.page?.text ?? analysis.text ?? '';
+}
+
 /**
- * Judges the response `res`; `analyzed`: its body as `analyzeBody` gives it with the
- * response's headers, computed already (on an analysis thread), else computed here.
+ * Judges the response `res`; `analyzed`: `analyzeResponse` of it, computed already (on
+ * an analysis thread), else computed here.
  */
 export function judgePage(res: FetchResult, judge: PageJudge, analyzed?: AnalyzedBody): JudgedPage {
-  const analysis =
-    analyzed ??
-    analyzeBody(
-      res.body,
-      res.contentType,
-      res.finalUrl,
-      withResponseHeaders(judge.parse, res.headers),
-    );
+  const analysis = analyzed ?? analyzeResponse(res, judge.parse);
   const page = analysis.page;
-  const text = page?.text ?? analysis.text ?? '';
+  const text = bodyText(analysis);
   const title = page?.title ?? '';
   const relevance = judge.relevance({ text, title, url: res.finalUrl });
   const relevant = relevance >= judge.threshold;

@@ -45,13 +45,15 @@ export function encodeOutcomes(outcomes: readonly Outcome[], segment = false): E
     if (o.state === 'error' || o.state === 'redirect') return o;
     const index = segment && indexesText(o);
     if (o.result.links === undefined && !index) return o as EncodedOutcome;
-    const { links, text, ...rest } = o.result;
-    const result: EncodedPage = index
-      ? { ...rest, indexed: [segmentForIndex(rest.title ?? ''), segmentForIndex(text as string)] }
-      : text === undefined
-        ? rest
-        : { ...rest, text };
+    const { links, ...result }: EncodedPage & Pick<FetchedPage, 'links'> = o.result;
     if (links !== undefined) result.linksJson = encodeLinks(links);
+    if (index) {
+      result.indexed = [
+        segmentForIndex(result.title ?? ''),
+        segmentForIndex(result.text as string),
+      ];
+      delete result.text;
+    }
     return { url: o.url, state: o.state, result };
   });
 }

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type CrawlOptionsInput, crawl } from '../../src/crawl/index.js';
+import { responseKind } from '../../src/crawl/settle.js';
+import { createFetcher } from '../../src/fetch/index.js';
 import { openStore } from '../../src/store/index.js';
 import {
   labels,
@@ -80,6 +82,17 @@ async function contents(name: string) {
 }
 
 describe('analysis threads in a crawl', () => {
+  it('analyse only the responses the crawl judges', async () => {
+    const fetcher = createFetcher({ resolve: [web.resolve], allowPrivateAddresses: true });
+    const page = await fetcher.fetch(`http://${ROBOTS_TAG_HOST}/plain`);
+    await fetcher.close();
+    assert.equal(responseKind(page), 'page');
+    assert.equal(responseKind({ ...page, status: 404 }), 'status');
+    const hop = { url: page.url, status: 301, location: `${page.url}?moved` };
+    assert.equal(responseKind({ ...page, status: 301, unfollowed: hop }), 'unfollowed');
+    assert.equal(responseKind({ ...page, truncated: true }), 'cut');
+  });
+
   it('store what the crawl thread alone stores', async () => {
     const alone = await crawl(options('alone', 0));
     const threads = await crawl(options('threads', 2));
