@@ -5,28 +5,26 @@
 // comes from the server's request log against the forums' ground truth.
 //
 //   node --import tsx bench/site-model.ts [--hosts forum.test,bbs.forum.test,phpbb.test,luntan.test]
-//       [--size small] [--sample 300] [--per-pattern 12] [--budget-factor 2] [--days 30]
+//       [--size small] [--budget-factor 2] [--days 30]
 //       [--out FILE.md] [--json FILE]
 //
-// The sample's size and early stop are the product's defaults (SAMPLE_PAGES,
-// SAMPLE_PER_PATTERN: what `site-model learn` and `--site-model learn` use); 0 for
-// --per-pattern fetches all --sample pages.
+// The learned run is `crawl --site-model learn` as a user runs it: the product's sample
+// (SAMPLE_PAGES, SAMPLE_PER_PATTERN, SAMPLE_SETTLE_AT), whose pages of valid patterns
+// the crawl takes from memory.
 //
 // Budget: budget-factor × the forum's valid URLs at the crawl's simulated time.
 // Precision: requests for valid URLs / all requests (robots.txt excluded, the sample
 // included). Coverage: threads with one of their valid pages fetched / threads that
 // exist at that time.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { crawl } from '../src/crawl/index.js';
-import { createFetcher } from '../src/fetch/index.js';
 import {
-  collectSample,
-  learnSiteModel,
   SAMPLE_PAGES,
   SAMPLE_PER_PATTERN,
+  SAMPLE_SETTLE_AT,
   type SiteModel,
 } from '../src/sitemodel/index.js';
 import {
@@ -41,14 +39,11 @@ import {
   type TestWeb,
   type WebSize,
 } from '../src/testweb/index.js';
-import { createScopeFilter } from '../src/url/index.js';
 
 const { values } = parseArgs({
   options: {
     hosts: { type: 'string', default: 'forum.test,bbs.forum.test,phpbb.test,luntan.test' },
     size: { type: 'string', default: 'small' },
-    sample: { type: 'string', default: String(SAMPLE_PAGES) },
-    'per-pattern': { type: 'string', default: String(SAMPLE_PER_PATTERN) },
     'budget-factor': { type: 'string', default: '2' },
     days: { type: 'string', default: '30' },
     out: { type: 'string' },
@@ -56,8 +51,6 @@ const { values } = parseArgs({
   },
 });
 const size = values.size as WebSize;
-const sampleSize = Number(values.sample);
-const perPattern = Number(values['per-pattern']) || undefined;
 const factor = Number(values['budget-factor']);
 const at = FORUM_EPOCH_MS + Number(values.days) * 86_400_000;
 const hosts = values.hosts.split(',').filter(Boolean);
@@ -163,10 +156,16 @@ const fetcherOpts = (web: TestWeb) => ({
   perHostConcurrency: 4,
 });
 
-async function crawlRun(web: TestWeb, seed: string, maxPages: number, extra: object) {
+async function crawlRun(
+  web: TestWeb,
+  seed: string,
+  maxPages: number,
+  extra: object,
+  learnt?: (model: SiteModel, sampled: number, crawlSince: number) => void,
+) {
   const dir = mkdtempSync(join(tmpdir(), 'fc-sitemodel-'));
   try {
-    await crawl({
+    const run = crawl({
       store: join(dir, 'store'),
       topic: { keywords: { forum: 1 }, threshold: 0 },
       seeds: [seed],
@@ -177,6 +176,23 @@ async function crawlRun(web: TestWeb, seed: string, maxPages: number, extra: obj
       fetcher: fetcherOpts(web),
       ...extra,
     });
+    let sampled = 0;
+    let crawlSince = 0;
+    // The sample is taken before the crawl starts.
+    run.on('start', () => {
+      crawlSince = Date.now();
+    });
+    run.on('warning', (w) => {
+      const m = /^site model learnt from (\d+) pages/.exec(w);
+      if (m !== null) sampled = Number(m[1]);
+    });
+    await run;
+    if (learnt !== undefined) {
+      const model = JSON.parse(
+        readFileSync(join(dir, 'store', 'site-model.json'), 'utf8'),
+      ) as SiteModel;
+      learnt(model, sampled, crawlSince);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -206,23 +222,13 @@ for (const host of hosts) {
       if (run === 'bfs') await crawlRun(web, seed, budget, {});
       else if (run === 'oracle') await crawlRun(web, seed, budget, { include: e.include(host) });
       else {
-        const inScope = createScopeFilter({ mode: 'same-host', seeds: [seed] });
-        const fetcher = createFetcher({ ...fetcherOpts(web), scope: inScope });
-        try {
-          const s = await collectSample({
-            seeds: [seed],
-            pages: sampleSize,
-            perPattern,
-            fetcher,
-            inScope,
-          });
-          sampled = s.requests;
-          model = learnSiteModel(s.pages);
-        } finally {
-          await fetcher.close();
-        }
-        crawlSince = Date.now();
-        await crawlRun(web, seed, Math.max(1, budget - sampled), { siteModel: model });
+        // As a user runs it: `--site-model learn`, the sample's pages of valid patterns
+        // taken from memory by the crawl, not fetched again.
+        await crawlRun(web, seed, budget, { siteModel: 'learn' }, (m, n, t) => {
+          model = m;
+          sampled = n;
+          crawlSince = t;
+        });
       }
       const f = figures(web, host, e, since, run);
       if (run === 'learned') {
@@ -249,7 +255,7 @@ for (const host of hosts) {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const lines = [
-  `Site models on the test web's forums (size ${size}, simulated day ${values.days}); budget ${factor} × the valid URLs; sample of at most ${sampleSize} pages${perPattern ? `, stopping once each URL pattern found has ${perPattern}` : ''} (counted in the learned run's requests).`,
+  `Site models on the test web's forums (size ${size}, simulated day ${values.days}); budget ${factor} × the valid URLs; \`crawl --site-model learn\`: a sample of at most ${SAMPLE_PAGES} pages, stopping once each URL pattern found has ${SAMPLE_PER_PATTERN} or was settled after ${SAMPLE_SETTLE_AT} (counted in the learned run's requests; its pages of valid patterns not fetched again).`,
   '',
   '| forum | valid URLs | threads | budget | run | requests | valid / duplicate / other | precision | precision after the sample | coverage |',
   '| --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',

@@ -4,6 +4,7 @@
  */
 import { InvalidOptionError, TopicChangedError } from '../errors/index.js';
 import { loadRules, parseRules, type Rules } from '../extract/index.js';
+import type { FetchResult } from '../fetch/index.js';
 import {
   DEFAULT_THRESHOLD,
   META_THRESHOLD,
@@ -87,6 +88,11 @@ export interface Setup {
   extract: Rules | undefined;
   /** The site model links are filtered by (`siteModel`), read and checked. */
   siteModel: SiteModel | undefined;
+  /**
+   * Responses of the site model's sample (`siteModel: 'learn'`) for pages of valid
+   * patterns: the run's fetcher answers them from memory, once (fetch/primed.ts).
+   */
+  primed: Map<string, FetchResult>;
 }
 
 /** The default threshold when the link model judges pages: Pr(+ | page) ≥ ½. */
@@ -152,6 +158,7 @@ export function thresholdSpecOf(
 }
 
 export async function setUp(o: CrawlOptions): Promise<Setup> {
+  const primed = new Map<string, FetchResult>();
   if (o.relearn && o.siteModel === undefined)
     throw new InvalidOptionError(
       'relearn (--relearn) needs a site model (--site-model FILE|learn)',
@@ -299,8 +306,10 @@ export async function setUp(o: CrawlOptions): Promise<Setup> {
               o.fetcher,
               (m) => warnings.push(m),
               store,
+              primed,
             )
           : siteModel,
+      primed,
     };
   } catch (e) {
     await coordination.close().catch(() => {});

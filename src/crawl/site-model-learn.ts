@@ -4,13 +4,21 @@
  * the crawl's own options: robots.txt, delays and User-Agent as the crawl's), and keeps
  * it in the store as `site-model.json`, where a resumed crawl finds it and does not
  * sample again. A store given as an object keeps no file: the model is learnt each run.
+ * The sample's pages that the model calls valid are handed to the crawl (`primed`,
+ * fetch/primed.ts): the crawl takes them from memory instead of asking the site again.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createFetcher, type Fetcher, type FetcherOptionsInput } from '../fetch/index.js';
+import {
+  createFetcher,
+  type Fetcher,
+  type FetcherOptionsInput,
+  type FetchResult,
+} from '../fetch/index.js';
 import { type RelevanceModel, urlTokens } from '../relevance/index.js';
 import {
   collectSample,
+  createDecider,
   learnSiteModel,
   loadSiteModel,
   parseSiteModel,
@@ -40,6 +48,7 @@ export async function learnOrReuse(
   fetcher: FetcherOptionsInput,
   warn: (message: string) => void,
   open?: Store,
+  primed?: Map<string, FetchResult>,
 ): Promise<SiteModel> {
   const dir = typeof store === 'string' ? storeDirOf(store) : undefined;
   const file = dir !== undefined ? join(dir, SITE_MODEL_FILE) : undefined;
@@ -54,6 +63,7 @@ export async function learnOrReuse(
   const inScope = createScopeFilter({ mode: 'same-host', seeds: [...seeds] });
   const f = createFetcher({ ...fetcher, scope: inScope });
   let sample: Awaited<ReturnType<typeof collectSample>>;
+  const pages: FetchResult[] = [];
   try {
     sample = await collectSample({
       seeds,
@@ -61,11 +71,21 @@ export async function learnOrReuse(
       perPattern: SAMPLE_PER_PATTERN,
       fetcher: f,
       inScope,
+      onResponse: (res) => {
+        // A redirect's target as its own answer: the redirect is the crawl's to follow
+        // or decline.
+        if (primed !== undefined && res.status === 200)
+          pages.push(
+            res.redirects.length === 0 ? res : { ...res, url: res.finalUrl, redirects: [] },
+          );
+      },
     });
   } finally {
     await f.close();
   }
   const model = learnSiteModel(sample.pages);
+  const decide = createDecider(model);
+  for (const res of pages) if (decide(res.url).verdict === 'valid') primed?.set(res.url, res);
   if (file !== undefined) await writeSiteModel(file, model);
   warn(
     `site model learnt from ${sample.requests} pages of ${model.hosts.join(', ')}: ${model.clusters.filter((c) => c.decision === 'valid').length} of ${model.clusters.length} clusters valid${file ? ` (${file})` : ''}`,

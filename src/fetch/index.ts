@@ -23,6 +23,7 @@ export {
   fetcherOptionsSchema,
   parseFetcherOptions,
 } from './options.js';
+export { withPrimed } from './primed.js';
 export {
   isAllowedBy,
   normalizeRobotsPath,

@@ -2,6 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { urlIds } from '../url/index.js';
 import { type ContentSplit, type CopyPage, markCopies, shingles, urlId } from './index.js';
 
 /** A split where every pattern of `pages` is content. */
@@ -44,6 +45,18 @@ describe('urlId', () => {
     ['http://f.test/memberlist.php', null],
   ];
   for (const [url, id] of cases) it(`${url} → ${id}`, () => assert.equal(urlId(url), id));
+});
+
+describe('urlIds', () => {
+  const cases: [string, string[]][] = [
+    ['http://f.test/item?g=2&i=17', ['2', '17']],
+    ['http://f.test/viewtopic.php?t=17&start=15', ['17', '15']],
+    ['http://f.test/f/2/t/2', ['2']], // each once
+    ['http://f.test/t/abc123?sid=9f3e', []], // digits inside a token, hex
+  ];
+  for (const [url, ids] of cases) {
+    it(`${url} → ${ids.join(', ') || 'none'}`, () => assert.deepEqual(urlIds(url), ids));
+  }
 });
 
 describe('markCopies', () => {

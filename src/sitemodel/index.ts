@@ -19,6 +19,7 @@ export {
   collectSample,
   SAMPLE_PAGES,
   SAMPLE_PER_PATTERN,
+  SAMPLE_SETTLE_AT,
 } from './collect.js';
 export {
   duplicatePartners,

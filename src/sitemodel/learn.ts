@@ -4,18 +4,9 @@
  * page kinds. docs/site-model.md walks through the steps.
  */
 import { LearnError } from '../errors/index.js';
-import {
-  matchTarget,
-  parsePattern,
-  patternOf,
-  patternRegex,
-  specificity,
-  urlId,
-} from '../url/index.js';
+import { matchTarget, parsePattern, patternRegex, specificity } from '../url/index.js';
 import { assembleModel, type ClusterSummary } from './assemble.js';
 import { clusterLayouts, DistanceMatrix, type LayoutThreshold } from './cluster.js';
-import { duplicatePartners, pageContent, templateLines } from './content.js';
-import { markCopies, shingles } from './copies.js';
 import { inducePatterns } from './induce.js';
 import {
   type ClusterFacts,
@@ -26,8 +17,9 @@ import {
 import { PatternIds, scaledDistance } from './layout.js';
 import type { SiteModel } from './model.js';
 import { type LearnOptions, type ResolvedLearnOptions, resolveLearnOptions } from './options.js';
-import { type ContentSplit, markViewParameters, splitByContent } from './roles.js';
+import type { ContentSplit } from './roles.js';
 import { type PreparedPage, prepareSample, type SamplePage, type SkippedPages } from './sample.js';
+import { splitSample } from './split.js';
 
 /** Layout clusters of the pages, each finest URL pattern in one of them. */
 function layoutClusters(
@@ -142,31 +134,6 @@ function linksByCluster(
   });
 }
 
-/**
- * Per page, the links from the sample's first page (the start of the site) to it over
- * the sample's own links, breadth-first; null when no path reaches it. A redirect's
- * target is as deep as the redirect.
- */
-function linkDepths(pages: readonly PreparedPage[]): (number | null)[] {
-  const at = new Map(pages.map((p, i) => [p.url, i]));
-  const depth: (number | null)[] = pages.map(() => null);
-  if (pages.length === 0) return depth;
-  depth[0] = 0;
-  const queue = [0];
-  for (let q = 0; q < queue.length; q++) {
-    const i = queue[q]!;
-    const next = [...pages[i]!.links.map((l) => at.get(l))];
-    const to = pages[i]!.redirectTo;
-    if (to !== undefined) next.push(to);
-    for (const j of next) {
-      if (j === undefined || depth[j] !== null) continue;
-      depth[j] = depth[i]! + (to === j ? 0 : 1);
-      queue.push(j);
-    }
-  }
-  return depth;
-}
-
 function skippedText(s: SkippedPages): string {
   const parts = [
     s.status > 0 ? `${s.status} with an HTTP status outside 200–299` : '',
@@ -201,38 +168,7 @@ export function learnSiteModel(
   }
   const { clusterOf, count, threshold } = layoutClusters(pages, o);
 
-  const template = templateLines(
-    pages.map((p) => p.text),
-    o.templateShare,
-  );
-  const contents = pages.map((p) => pageContent(p.text, template));
-  const redirects = new Map<number, number>();
-  pages.forEach((p, i) => {
-    if (p.redirectTo !== undefined) redirects.set(i, p.redirectTo);
-  });
-  const partners = duplicatePartners(contents, o.maxHamming, redirects);
-  const split = splitByContent(
-    pages.map((p) => ({
-      fine: p.fine,
-      bytes: p.bytes,
-      linked: new Set(p.links.map(patternOf)),
-      ...(p.redirectTo === undefined ? {} : { redirectTo: p.redirectTo }),
-    })),
-    partners,
-    o.minDupShare,
-  );
-  markViewParameters(split);
-  const depths = linkDepths(pages);
-  markCopies(
-    split,
-    pages.map((p, i) => ({
-      fine: p.fine,
-      id: urlId(p.url),
-      shingles: shingles(contents[i]!.key),
-      depth: depths[i]!,
-      redirect: p.redirectTo !== undefined,
-    })),
-  );
+  const { split, contents } = splitSample(pages, o);
 
   const avgSize = contents.reduce((s, c) => s + c.size, 0) / n;
   const links = linksByCluster(pages, clusterOf, split, navigationLinks(pages, o.templateShare));

@@ -22,6 +22,7 @@ export {
   specificity,
   type Token,
   urlId,
+  urlIds,
 } from './pattern.js';
 export { HEX, hexValue, isUnreserved } from './percent.js';
 export {

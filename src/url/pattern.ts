@@ -311,6 +311,18 @@ export function specificity(p: ParsedPattern): number {
  * often two views of one item (a page and its print view).
  */
 export function urlId(url: string): string | null {
-  const m = /(?<=[/=\-_])(\d+)(?=$|[/?&#.\-_])/.exec(url);
+  const m = ID.exec(url);
   return m === null ? null : (m[1] as string);
+}
+
+const ID = /(?<=[/=\-_])(\d+)(?=$|[/?&#.\-_])/;
+const IDS = new RegExp(ID.source, 'g');
+
+/**
+ * Every run of digits of a URL that urlId could take, in order, each once
+ * (`/item?g=2&i=17`: 2 and 17): the ids of the items a URL names, its page
+ * number among them.
+ */
+export function urlIds(url: string): string[] {
+  return [...new Set(Array.from(url.matchAll(IDS), (m) => m[1] as string))];
 }

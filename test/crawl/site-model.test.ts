@@ -12,6 +12,9 @@ import {
   collectSample,
   createDecider,
   learnSiteModel,
+  patternOf,
+  SAMPLE_PER_PATTERN,
+  SAMPLE_SETTLE_AT,
   type SiteModel,
 } from '../../src/sitemodel/index.js';
 import { handModel } from '../../src/sitemodel/testing.js';
@@ -211,6 +214,8 @@ test('site-model learn samples the forum and writes a model that show and test r
   );
   assert.equal(r.code, 0, r.err);
   assert.match(r.out, /site model of phpbb\.test/);
+  const settled = /; (\d+) URL patterns? settled as repeats/.exec(r.err);
+  assert.ok(settled !== null && Number(settled[1]) > 0, r.err);
   const model = JSON.parse(readFileSync(out, 'utf8')) as SiteModel;
   assert.deepEqual(model.hosts, ['phpbb.test']);
   assert.ok(
@@ -248,19 +253,40 @@ test('a bad site model file is refused naming the file and the field, before any
   );
   assert.notEqual(r.code, 0);
   assert.match(r.err, /bad\.json: clusters\[1\]\.decision/);
+  const settle = await runCli(
+    'site-model',
+    'learn',
+    '--seeds',
+    'http://phpbb.test/index.php',
+    '--out',
+    join(dir, 'x.json'),
+    '--settle-at',
+    '-1',
+  );
+  assert.equal(settle.code, 2);
+  assert.match(settle.err, /--settle-at expects a non-negative integer, got "-1"/);
   const show = await runCli('site-model', 'show', join(dir, 'missing.json'));
   assert.notEqual(show.code, 0);
   assert.match(show.err, /missing\.json/);
   assert.equal(web.requests.filter((x) => x.host === 'phpbb.test' && x.ts >= since).length, 0);
 });
 
-/** Learns a model of `host` from a 300-page sample; every sampled URL with its verdict and class. */
+/**
+ * Learns a model of `host` from a sample taken as the product takes it (300 pages at most,
+ * 12 per pattern); every sampled URL with its verdict and class.
+ */
 async function learnt(host: string, root: string, classify: (u: string) => string) {
   const seed = `http://${host}${root}`;
   const inScope = createScopeFilter({ mode: 'same-host', seeds: [seed] });
   const f = createFetcher({ ...fetcher(), scope: inScope });
   try {
-    const s = await collectSample({ seeds: [seed], pages: 300, fetcher: f, inScope });
+    const s = await collectSample({
+      seeds: [seed],
+      pages: 300,
+      perPattern: SAMPLE_PER_PATTERN,
+      fetcher: f,
+      inScope,
+    });
     const decide = createDecider(learnSiteModel(s.pages));
     return s.pages.map((p) => ({
       url: p.url,
@@ -293,6 +319,54 @@ for (const [host, root, classify] of [
   });
 }
 
+// Regression: a sample of forum.test spent 260 of its 300 requests on sort orders, print
+// views and session-id spellings, 8 to 11 of each, of pages it had judged repeats after
+// three.
+test('the sample takes no more of a URL pattern once its pages are judged repeats', async () => {
+  const seed = 'http://forum.test/';
+  const inScope = createScopeFilter({ mode: 'same-host', seeds: [seed] });
+  const f = createFetcher({ ...fetcher(), scope: inScope });
+  const taken = async (settleAt?: number) => {
+    const s = await collectSample({
+      seeds: [seed],
+      pages: 300,
+      perPattern: SAMPLE_PER_PATTERN,
+      settleAt,
+      fetcher: f,
+      inScope,
+    });
+    const per = new Map<string, string[]>();
+    for (const p of s.pages)
+      per.set(patternOf(p.url), [...(per.get(patternOf(p.url)) ?? []), p.url]);
+    const duplicates = s.pages.filter((p) => classifyForumUrl(p.url) === 'duplicate').length;
+    return { s, per, duplicates };
+  };
+  try {
+    const { s, per, duplicates } = await taken();
+    assert.ok(s.settled.length >= 10, `${s.settled.length} patterns settled`);
+    for (const pattern of s.settled) {
+      const urls = per.get(pattern) ?? [];
+      assert.ok(urls.length <= SAMPLE_SETTLE_AT, `${pattern}: ${urls.length} pages sampled`);
+      // Only repeats settle: never a pattern of the forum's valid pages.
+      assert.deepEqual(
+        urls.filter((u) => classifyForumUrl(u) === 'valid'),
+        [],
+        pattern,
+      );
+    }
+    // The valid patterns still get their share.
+    assert.ok((per.get('/thread/{n}') ?? []).length >= SAMPLE_PER_PATTERN);
+    const before = await taken(0);
+    assert.deepEqual(before.s.settled, []);
+    assert.ok(
+      duplicates * 2 < before.duplicates,
+      `${duplicates} duplicates sampled, ${before.duplicates} without settling`,
+    );
+  } finally {
+    await f.close();
+  }
+});
+
 test('--site-model learn samples first, keeps the model in the store, and a resumed crawl reuses it', async () => {
   const store = join(dir, `s${++n}`);
   const opts = {
@@ -306,13 +380,30 @@ test('--site-model learn samples first, keeps the model in the store, and a resu
     fetcher: fetcher(),
   };
   const warnings: string[] = [];
+  const since = Date.now();
   const first = crawl({ ...opts, maxPages: 100 });
   first.on('warning', (w) => warnings.push(w));
-  await first;
+  const done = await first;
   assert.ok(
     warnings.some((w) => /^site model learnt from \d+ pages of luntan\.test/.test(w)),
     warnings.join('\n'),
   );
+  // Regression: the crawl fetched the sample's pages of valid patterns a second time.
+  const ok = web.requests.filter(
+    (r) =>
+      r.host === 'luntan.test' && r.ts >= since && r.status === 200 && r.path !== '/robots.txt',
+  );
+  const twice = ok.filter((r, i) => ok.findIndex((x) => x.path === r.path) !== i);
+  assert.deepEqual(twice, []);
+  // The start page, fetched once (by the sample), is stored with its body.
+  assert.equal(ok.filter((r) => r.path === '/index.php').length, 1);
+  assert.ok(done.run.complete > 0);
+  const kept = await openStore(store, { readonly: true });
+  try {
+    assert.ok(((await kept.readBody('http://luntan.test/index.php'))?.length ?? 0) > 0);
+  } finally {
+    await kept.close();
+  }
   const file = join(store, 'site-model.json');
   const saved = readFileSync(file, 'utf8');
   assert.deepEqual((JSON.parse(saved) as SiteModel).hosts, ['luntan.test']);

@@ -7,6 +7,7 @@ import {
   loadSiteModel,
   SAMPLE_PAGES,
   SAMPLE_PER_PATTERN,
+  SAMPLE_SETTLE_AT,
   type SiteModel,
   writeSiteModel,
 } from '../../sitemodel/index.js';
@@ -17,7 +18,7 @@ import type { Io } from '../index.js';
 import { checkOutFile } from '../out-file.js';
 import { withFlag } from '../system-errors.js';
 
-const HELP = `Usage: focuscrawl site-model learn --seeds URL... --out FILE [--sample N] [--per-pattern N] [fetcher options]
+const HELP = `Usage: focuscrawl site-model learn --seeds URL... --out FILE [--sample N] [--per-pattern N] [--settle-at N] [fetcher options]
        focuscrawl site-model show FILE
        focuscrawl site-model test FILE URL...
 
@@ -25,7 +26,7 @@ A site model (docs/site-model.md, DESIGN 1.3) says which URL patterns of a site 
 content: learnt from a sample of its pages, it lets crawl and watch (--site-model FILE)
 follow only the valid patterns, skipping duplicate views and pages without content.
 
-learn   fetches a sample of the seeds' site (breadth-first and depth-first in turn,
+learn   fetches a sample of the seeds' site (the URL pattern sampled least first,
         politely: robots.txt, per-host delays), clusters its pages by layout, splits
         each cluster by content and URL pattern, and writes the model (JSON a person
         can read and edit), then shows it
@@ -33,6 +34,8 @@ learn   fetches a sample of the seeds' site (breadth-first and depth-first in tu
           --sample N       pages to fetch for the sample at most (default ${SAMPLE_PAGES})
           --per-pattern N  stop once every URL pattern found has N pages sampled
                            (default ${SAMPLE_PER_PATTERN}; 0: fetch all --sample pages)
+          --settle-at N    take no more of a URL pattern once it has N pages sampled
+                           and they repeat other pages (default ${SAMPLE_SETTLE_AT}; 0: never)
           --out FILE       where to write the model (required)
 show    prints a model as a table: clusters, kinds, decisions, patterns
 test    says which pattern of a model takes each URL, and why
@@ -44,6 +47,7 @@ const flags: FlagSpec = {
   seeds: { type: 'string', multiple: true },
   sample: { type: 'string' },
   'per-pattern': { type: 'string' },
+  'settle-at': { type: 'string' },
   out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -103,6 +107,7 @@ async function learn(p: ReturnType<typeof parseFlags>, io: Io): Promise<number> 
   const per = int(p, 'per-pattern', 'site-model') ?? SAMPLE_PER_PATTERN;
   if (!(per >= 0))
     throw usage(`--per-pattern must be a whole number ≥ 0, got ${str(p, 'per-pattern')}`);
+  const settleAt = int(p, 'settle-at', 'site-model') ?? SAMPLE_SETTLE_AT;
   const inScope = createScopeFilter({ mode: 'same-host', seeds });
   const fetcher = createFetcher({ ...fetcherOptionsFromFlags(p, 'site-model'), scope: inScope });
   const stop = new AbortController();
@@ -113,6 +118,7 @@ async function learn(p: ReturnType<typeof parseFlags>, io: Io): Promise<number> 
       seeds,
       pages,
       perPattern: per === 0 ? undefined : per,
+      settleAt,
       fetcher,
       inScope,
       signal: stop.signal,
@@ -120,7 +126,9 @@ async function learn(p: ReturnType<typeof parseFlags>, io: Io): Promise<number> 
         if (done % 50 === 0) io.err(`sample: ${done} of ${pages} pages`);
       },
     });
-    io.err(`sample: ${sample.requests} requests, ${sample.failed} failed`);
+    io.err(
+      `sample: ${sample.requests} requests, ${sample.failed} failed; ${sample.settled.length} URL pattern${sample.settled.length === 1 ? '' : 's'} settled as repeats`,
+    );
     const model = learnSiteModel(sample.pages);
     await withFlag('--out', out, () => writeSiteModel(out, model));
     io.out(formatModel(model));
