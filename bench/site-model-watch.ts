@@ -13,7 +13,7 @@
 //
 // Precision: valid URLs / all requests (the sample's included). Coverage: threads existing
 // at the run's last simulated instant with a valid page of theirs answered 200 to the watch
-// (the sample's pages are not stored) / threads existing then.
+// (the sample's answers the watch stored included) / threads existing then.
 // Freshness: at `samples` instants over the second half of the watch proper (after the
 // sample), the share of the thread pages existing then whose stored copy (what the last
 // 200 or 304 for the URL saw) shows as many posts as the page shows; never fetched is
@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SITE_MODEL_FILE } from '../src/crawl/site-model-learn.js';
 import { loadSiteModel, type SiteModel } from '../src/sitemodel/index.js';
+import { openStore } from '../src/store/index.js';
 import {
   classifyForumUrl,
   classifyPhpbbUrl,
@@ -160,6 +161,8 @@ function measure(
   simOf: (ts: number) => number,
   /** Simulated instants: the run's start, the watch proper's (after the sample), the end. */
   span: { start: number; from: number; end: number },
+  /** Paths of the sample's answers the watch stored (taken from memory, not fetched again). */
+  primed: ReadonlySet<string>,
 ) {
   const counts = { valid: 0, duplicate: 0, other: 0 };
   const found = new Set<number>();
@@ -173,8 +176,9 @@ function measure(
     if (c !== 'valid') continue;
     const p = e.pageOf(new URL(url));
     const t = simOf(r.ts);
-    // The sample's pages are not stored: only the watch's own answers count from here.
-    if (p === null || t < span.from) continue;
+    // Of the sample's answers, those the watch stored count (its valid pages, handed to
+    // the watch instead of fetched again); the others were not kept.
+    if (p === null || (t < span.from && !primed.has(r.path))) continue;
     if (r.status === 200) found.add(p.thread);
     if (r.status !== 200 && r.status !== 304) continue;
     const v = shown(e.count(p.thread, t), p.k, e.per);
@@ -282,13 +286,22 @@ async function runOne(host: string, learn: boolean): Promise<RunFigures> {
     const sample = log.filter((r) => r.ts < from).length;
     const model = learn ? await loadSiteModel(join(store, SITE_MODEL_FILE)) : undefined;
     const span = { start: simOf(t0), from: simOf(from), end: simOf(t1) };
+    const primed = new Set<string>();
+    const kept = await openStore(store, { readonly: true });
+    try {
+      for await (const p of kept.pages()) {
+        if (p.fetchedAt < from) primed.add(new URL(p.url).pathname + new URL(p.url).search);
+      }
+    } finally {
+      await kept.close();
+    }
     return {
       run: learn ? 'learnt' : 'no model',
       sample: learn ? sample : 0,
       sampleMs: learn ? from - t0 : 0,
       realMs: t1 - t0,
       simDays: (span.end - span.start) / 86_400_000,
-      ...measure(host, e, log, simOf, span),
+      ...measure(host, e, log, simOf, span, primed),
       taken: { ...summary.requests },
       warnings,
       ...(model ? { model } : {}),
@@ -318,7 +331,7 @@ for (const host of hosts) {
 }
 
 const lines = [
-  `\`watch\` on the test web's forums (size ${size}), with and without a site model learnt first: each run on a fresh server whose simulated clock starts at day ${days} after the forums' epoch and runs ${clockSpeed}× real time, ${durationMs / 1000} s of watch (${((durationMs * clockSpeed) / 86_400_000).toFixed(1)} simulated days; the learnt run's sample comes before, its requests counted), budget ${values.budget}, plan every 2 s, breadth-first, same host, no sitemaps, 8 connections (2 per host), no delay. Requests from the server's log, robots.txt left out. Coverage: threads existing at the end with a valid page answered 200 to the watch (the sample's answers are not stored, so they count in requests and precision only). New threads: born during the run, found = a valid page answered 200. Freshness: mean over ${samples} instants in the second half of the watch of the share of existing thread pages whose last 200/304 showed the posts the page shows now (never fetched = stale); changing: the pages of threads that existed at the start and got a post during the run.`,
+  `\`watch\` on the test web's forums (size ${size}), with and without a site model learnt first: each run on a fresh server whose simulated clock starts at day ${days} after the forums' epoch and runs ${clockSpeed}× real time, ${durationMs / 1000} s of watch (${((durationMs * clockSpeed) / 86_400_000).toFixed(1)} simulated days; the learnt run's sample comes before, its requests counted), budget ${values.budget}, plan every 2 s, breadth-first, same host, no sitemaps, 8 connections (2 per host), no delay. Requests from the server's log, robots.txt left out. Coverage: threads existing at the end with a valid page answered 200 to the watch (the sample's answers count when the watch stored them: its pages of valid patterns, handed to the watch instead of fetched again). New threads: born during the run, found = a valid page answered 200. Freshness: mean over ${samples} instants in the second half of the watch of the share of existing thread pages whose last 200/304 showed the posts the page shows now (never fetched = stale); changing: the pages of threads that existed at the start and got a post during the run.`,
   '',
   '| forum | run | requests | valid / duplicate / other | precision | coverage | new threads found / born | freshness of thread pages | of changing ones |',
   '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
