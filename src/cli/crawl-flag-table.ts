@@ -1,10 +1,17 @@
 // The crawl option flags (topic, seeds, store and output flags excepted): the option
 // each one sets, how its value is read, its help and its default, which comes from the
 // option's schema (crawl/options.ts) or its constants' defaults.
-import { DEFAULT_ADAPT_INTERVAL_PAGES } from '../crawl/adapt.js';
-import { crawlOptionsSchema, MODELS, PAGE_MODELS, STRATEGIES } from '../crawl/index.js';
-import { DEFAULT_STRATEGY_OPTIONS as S } from '../frontier/index.js';
-import { ADAPT_DEFAULTS, DEFAULT_THRESHOLD, THRESHOLD_DEFAULTS } from '../relevance/index.js';
+import {
+  crawlOptionsSchema,
+  DEFAULT_ADAPT_INTERVAL_PAGES,
+  MODELS,
+  PAGE_MODELS,
+  STRATEGIES,
+} from '../crawl/options.js';
+import { DEFAULT_STRATEGY_OPTIONS as S } from '../frontier/names.js';
+import { ADAPT_DEFAULTS } from '../relevance/adapt-defaults.js';
+import { THRESHOLD_DEFAULTS } from '../relevance/threshold.js';
+import { DEFAULT_THRESHOLD } from '../relevance/vsm.js';
 import {
   count,
   enumValues,

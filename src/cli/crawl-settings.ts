@@ -2,10 +2,11 @@
 // settings file (`--config`) over what the store recorded at its last run. The crawl
 // records them (meta `crawl.settings`) once its run has started, so that
 // `crawl --store DIR` alone resumes with them.
-import { META_SETTINGS, META_TOPIC, type StoredTopic } from '../crawl/index.js';
+import { META_SETTINGS, META_TOPIC, type StoredTopic } from '../crawl/types.js';
 import { CliUsageError } from '../errors/index.js';
-import { loadTopicFile, type Topic } from '../relevance/index.js';
-import { connectStore, type Store, storeExists } from '../store/index.js';
+import { loadTopicFile, type Topic } from '../relevance/topic.js';
+import type { Store } from '../store/index.js';
+import { connectStore, storeExists } from '../store/open.js';
 import type { FlagSpec, Parsed } from './args.js';
 import { CRAWL_FLAGS, THRESHOLD_PARAMS } from './crawl-flag-table.js';
 import { fetchFlags } from './fetch-flags.js';

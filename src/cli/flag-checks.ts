@@ -3,11 +3,14 @@
 // ignored, or left to fail later under the option's internal name), and a value the
 // crawl's schema refuses is refused naming its flag. Rules are tables: what each
 // strategy constant belongs to, what each flag needs or cannot go with.
-import { crawlOptionsSchema, type StrategyName } from '../crawl/index.js';
+import { crawlOptionsSchema, type StrategyName } from '../crawl/options.js';
 import { CliUsageError, isFocusCrawlError } from '../errors/index.js';
-import type { DEFAULT_STRATEGY_OPTIONS } from '../frontier/index.js';
-import { THRESHOLD_DEFAULTS } from '../relevance/index.js';
-import { parseThresholdSpec, type ThresholdOverrides } from '../relevance/threshold.js';
+import type { DEFAULT_STRATEGY_OPTIONS } from '../frontier/names.js';
+import {
+  parseThresholdSpec,
+  THRESHOLD_DEFAULTS,
+  type ThresholdOverrides,
+} from '../relevance/threshold.js';
 import { type Parsed, str } from './args.js';
 import { CRAWL_FLAGS, THRESHOLD_PARAMS } from './crawl-flag-table.js';
 import { flagsByOption, refuseSchemaIssues } from './schema-issues.js';

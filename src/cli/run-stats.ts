@@ -2,7 +2,8 @@
 // outcomes by HTTP status and by error code, retries, bytes, and the hosts that fail
 // most (failures and their share of the host's fetches). Built from fetch records
 // (the crawl's page events during a run, the store's history for `status`). Pure.
-import { type FinalState, errorCode as storeErrorCode } from '../store/index.js';
+import { errorCode as storeErrorCode } from '../store/tally.js';
+import type { FinalState } from '../store/types.js';
 import { hostOf as urlHostOf } from '../url/index.js';
 import { formatBytes, formatCount, formatPercent } from '../util/index.js';
 

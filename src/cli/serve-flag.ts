@@ -2,7 +2,8 @@
 // loopback) while the run goes on, from its start to its end.
 
 import { CliUsageError } from '../errors/index.js';
-import { connectStore, type Store } from '../store/index.js';
+import type { Store } from '../store/index.js';
+import { connectStore } from '../store/open.js';
 import type { FlagSpec, Parsed } from './args.js';
 import type { Io } from './index.js';
 import { asIoError } from './system-errors.js';

@@ -30,11 +30,11 @@ import {
 import { manualTopicChange } from './control.js';
 import type { SharedJob } from './coordination.js';
 import type { FeedBatch } from './feed.js';
-import type { CrawlOptions } from './options.js';
+import { type CrawlOptions, DEFAULT_ADAPT_INTERVAL_PAGES } from './options.js';
 import type { Setup } from './setup.js';
 
-/** Kept pages between two re-estimations of the topic vector, by default. */
-export const DEFAULT_ADAPT_INTERVAL_PAGES = 500;
+export { DEFAULT_ADAPT_INTERVAL_PAGES };
+
 /** One discarded page in this many feeds the background statistics. */
 const BACKGROUND_SAMPLE = 4;
 

@@ -4,7 +4,7 @@ import { InvalidOptionError } from '../errors/index.js';
 // The fetcher's schema from its own module: the caller's thread of a crawl on a thread of
 // its own loads no more of the fetcher than its options.
 import { fetcherOptionsSchema, loadCaFile } from '../fetch/options.js';
-import { STRATEGY_NAMES, type StrategyName } from '../frontier/index.js';
+import { STRATEGY_NAMES, type StrategyName } from '../frontier/names.js';
 import type { Topic, TopicInput } from '../relevance/index.js';
 import type { Store } from '../store/index.js';
 import { parseRetryErrors } from './retry.js';
@@ -18,6 +18,9 @@ const pattern = z.union([z.string(), z.instanceof(RegExp)]);
  * and file descriptors.
  */
 export const MAX_CONCURRENCY = 1024;
+
+/** Kept pages between two re-estimations of the topic vector, by default (adapt.ts). */
+export const DEFAULT_ADAPT_INTERVAL_PAGES = 500;
 
 /** The link ordering strategies (src/frontier). */
 export const STRATEGIES = STRATEGY_NAMES;

@@ -1,4 +1,6 @@
 // The strategies by name, with their constants' defaults.
+
+import { DEFAULT_STRATEGY_OPTIONS, STRATEGY_NAMES, type StrategyName } from './names.js';
 import { bestFirst } from './strategies/best-first.js';
 import { breadthFirst } from './strategies/bfs.js';
 import { depthFirst } from './strategies/dfs.js';
@@ -9,34 +11,7 @@ import { sharkSearch } from './strategies/shark.js';
 import { tunnelling } from './strategies/tunnel.js';
 import type { LinkStrategy, StrategyOptions } from './strategy.js';
 
-export const DEFAULT_STRATEGY_OPTIONS: Readonly<StrategyOptions> = {
-  width: 3,
-  decay: 0.5,
-  anchorWeight: 0.8,
-  inheritedWeight: 0.5,
-  seedVal: 100,
-  tunnelFactor: 0.5,
-  tunnelSteps: 4,
-  queues: 4,
-  rankBufferPages: 1000,
-  damping: 0.8,
-  exploreSteps: 2,
-  siblingWindow: 1,
-  siblingDecay: 0.8,
-};
-
-export const STRATEGY_NAMES = [
-  'best-first',
-  'bfs',
-  'dfs',
-  'fish',
-  'shark',
-  'tunnel',
-  'multi-queue',
-  'bayes',
-  'pagerank',
-] as const;
-export type StrategyName = (typeof STRATEGY_NAMES)[number];
+export { DEFAULT_STRATEGY_OPTIONS, STRATEGY_NAMES, type StrategyName };
 
 /** The strategy of that name with the given constants. */
 export function createStrategy(

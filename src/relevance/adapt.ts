@@ -18,6 +18,7 @@
  * dropping them would break the drift limit).
  */
 import { createKeywordCounter, createTokenizer } from '../text/index.js';
+import { ADAPT_DEFAULTS } from './adapt-defaults.js';
 import type { TopicChange } from './history.js';
 import { classWeight, TERM_TOKENIZE_OPTIONS } from './tfidf.js';
 import type { TopicKeyword } from './topic.js';
@@ -157,13 +158,7 @@ export interface AdaptOptions {
   background?: CollectedTerms;
 }
 
-export const ADAPT_DEFAULTS = {
-  rate: 0.3,
-  maxDrift: 0.2,
-  maxNewTerms: 5,
-  minShare: 0.2,
-  minWeight: 0.02,
-} as const;
+export { ADAPT_DEFAULTS };
 
 type Vec = Map<string, number>;
 

@@ -5,9 +5,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from './contracts.js';
+import { DB_FILE, isPgLocation } from './location.js';
 import type { StoreOptionsInput } from './options.js';
-import { isPgLocation, openPgStore } from './pg-open.js';
-import { DB_FILE, openStore } from './sqlite-open.js';
 
 export { isPgLocation };
 
@@ -20,8 +19,14 @@ export function storeDirOf(location: string): string | undefined {
  * Opens the store at `location`: a directory (`openStore`) or a postgres:// URL
  * (`openPgStore`), with the same options and the same errors.
  */
-export function connectStore(location: string, options?: StoreOptionsInput): Promise<Store> {
-  return isPgLocation(location) ? openPgStore(location, options) : openStore(location, options);
+export async function connectStore(location: string, options?: StoreOptionsInput): Promise<Store> {
+  // Loaded here: the command line's thread knows a location without either store.
+  if (isPgLocation(location)) {
+    const { openPgStore } = await import('./pg-open.js');
+    return openPgStore(location, options);
+  }
+  const { openStore } = await import('./sqlite-open.js');
+  return openStore(location, options);
 }
 
 /**
@@ -32,7 +37,7 @@ export function connectStore(location: string, options?: StoreOptionsInput): Pro
 export async function storeExists(location: string): Promise<boolean> {
   if (!isPgLocation(location)) return existsSync(join(location, DB_FILE));
   try {
-    const s = await openPgStore(location, { readonly: true });
+    const s = await connectStore(location, { readonly: true });
     await s.close();
     return true;
   } catch {

@@ -12,6 +12,7 @@ import {
   StoreError,
   StoreVersionError,
 } from '../errors/index.js';
+import { isPgLocation } from './location.js';
 import { parseStoreOptions, type StoreOptionsInput } from './options.js';
 import { PgStore } from './pg.js';
 import type { BodyPlace } from './pg-bodies.js';
@@ -25,10 +26,7 @@ export const DEFAULT_PG_SCHEMA = 'focuscrawl';
 const DEFAULT_POOL = 8;
 const SCHEMA_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-/** Whether a store location is a PostgreSQL URL rather than a directory. */
-export function isPgLocation(location: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(location);
-}
+export { isPgLocation };
 
 export interface PgLocation {
   /** The connection string for the driver (without focuscrawl's own parameters). */

@@ -22,12 +22,13 @@ import {
   storePermissionError,
 } from './access.js';
 import { BodyFiles, type BodyWriting } from './bodies.js';
+/** The database file inside a store directory. */
+import { DB_FILE } from './location.js';
 import { parseStoreOptions, type StoreOptionsInput } from './options.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { SqliteStore } from './sqlite.js';
 
-/** The database file inside a store directory. */
-export const DB_FILE = 'crawl.db';
+export { DB_FILE };
 
 /** SQLite page cache of the connection, in KiB (the frontier itself stays on disk). */
 const CACHE_KIB = 8 * 1024;

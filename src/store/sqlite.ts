@@ -10,15 +10,16 @@ import type { Database } from 'better-sqlite3';
 import { FocusCrawlError, InvalidOptionError, StoreError } from '../errors/index.js';
 import type { BodyFiles } from './bodies.js';
 import type { Browse } from './browse.js';
-import type { ExtractedFields, Revisits, RunRecords } from './contracts.js';
+import type { ExtractedFields, Revisits, RunRecords, SearchIndex } from './contracts.js';
 import { hash53 } from './hash.js';
 import { KnownCache } from './known-cache.js';
-import { checkCommitOptions, checkLeaseId, checkLeaseOwner, leaseLostError } from './lease.js';
+import { checkCommitOptions, leaseLostError } from './lease.js';
 import { STATE_CODE } from './schema.js';
 import { OutcomeShortcuts } from './shortcuts.js';
 import { sqliteBrowseMethods } from './sqlite-browse.js';
 import { type CommitContext, commitOutcomes } from './sqlite-commit.js';
 import { fieldMethods } from './sqlite-fields.js';
+import { type LeaseMethods, leaseMethods } from './sqlite-lease-api.js';
 import { SqliteLeases } from './sqlite-leases.js';
 import { SqliteReader } from './sqlite-read.js';
 import { type RetryMethods, retryMethods } from './sqlite-retries.js';
@@ -26,47 +27,34 @@ import { revisitMethods } from './sqlite-revisit-api.js';
 import { SqliteRevisits } from './sqlite-revisits.js';
 import { runRecordMethods } from './sqlite-runs.js';
 import { SqliteSearch } from './sqlite-search.js';
+import { searchMethods } from './sqlite-search-api.js';
 import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
 import {
   claimRows,
   insertUrls,
   reprioritizeRows,
-  stateError,
   trimRows,
   type UrlIndex,
   writeScores,
 } from './sqlite-urls.js';
 import { Tally } from './tally.js';
 import { TextQueue } from './text-queue.js';
-import {
-  checkPageTexts,
-  checkUnindexedOptions,
-  type PageText,
-  type TextCoverage,
-  type UnindexedPage,
-  type UnindexedPagesOptions,
-} from './text-types.js';
 import type {
   ClaimedUrl,
   ClaimOptions,
   CommitResult,
   HistoryRecord,
-  Lease,
   LeaseOptions,
-  LeaseOwner,
   LinkRecord,
   NewUrl,
   Outcome,
   PageRecord,
   PageScores,
   PriorityChange,
-  RecoverOptions,
   ScanWaitingOptions,
   StateCounts,
   Store,
   StoreStats,
-  TextHit,
-  TextSearch,
   UrlRecord,
   UrlState,
   WaitingUrl,
@@ -79,13 +67,20 @@ import { type EncodedOutcome, encodeOutcomes } from './wire.js';
 const CACHE_URLS = 20_000;
 
 /**
- * The `Revisits`, `RunRecords`, `ExtractedFields` and `Browse` methods, and `Claims`'
- * of failed attempts, set in the constructor (sqlite-revisit-api.ts, sqlite-runs.ts,
- * sqlite-fields.ts, sqlite-browse.ts, sqlite-retries.ts).
+ * The `Revisits`, `RunRecords`, `ExtractedFields`, `Browse`, `Leases` and `SearchIndex`
+ * methods, and `Claims`' of failed attempts and leases, set in the constructor
+ * (sqlite-revisit-api.ts, sqlite-runs.ts, sqlite-fields.ts, sqlite-browse.ts,
+ * sqlite-retries.ts, sqlite-lease-api.ts, sqlite-search-api.ts).
  */
-export interface SqliteStore extends Revisits, RunRecords, ExtractedFields, Browse, RetryMethods {}
+export interface SqliteStore
+  extends Revisits,
+    RunRecords,
+    ExtractedFields,
+    Browse,
+    RetryMethods,
+    LeaseMethods,
+    SearchIndex {}
 
-// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above
 export class SqliteStore extends OutcomeShortcuts implements Store {
   readonly #db: Database;
   readonly #path: string;
@@ -143,7 +138,21 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     const fields = fieldMethods({ db, sync, find: this.#find, tx });
     const retries = retryMethods({ db, sync, tx: (op, fn) => this.#tx(op, fn) });
     const browse = sqliteBrowseMethods(db, this.#find, sync);
-    Object.assign(this, rv, runRecordMethods(tx, this.#r), fields, retries, browse);
+    const leases = leaseMethods({
+      leases: this.#leases,
+      rv: this.#rv,
+      bodies,
+      sync,
+      tx: (op, fn) => this.#tx(op, fn),
+    });
+    const search = searchMethods({
+      search: this.#search,
+      find: this.#find,
+      sync,
+      tx,
+      flush: () => this.indexQueuedTexts(),
+    });
+    Object.assign(this, rv, runRecordMethods(tx, this.#r), fields, retries, browse, leases, search);
     this.#commits = {
       sync,
       index: (op) => this.#index(op),
@@ -316,74 +325,6 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     return items.length;
   }
 
-  async reclaim(
-    urls: readonly string[],
-    options?: { priority?: number } & LeaseOptions,
-  ): Promise<number> {
-    v.checkUrlList('reclaim', urls);
-    v.checkPriorityOption('reclaim options', options, true);
-    const priority = options?.priority;
-    const lease = options?.lease;
-    return this.#tx('reclaim', (ix, t) => {
-      let n = 0;
-      for (const url of urls) {
-        const row = ix.find(url);
-        if (lease !== undefined && (row === undefined || !this.#leases.holds(row.id, lease)))
-          continue;
-        if (row?.state !== STATE_CODE.processing) throw stateError('reclaim', url, row?.state);
-        ix.w.requeue.run(priority ?? null, row.id);
-        ix.cache.setState(url, STATE_CODE.waiting, priority ?? row.priority);
-        n++;
-      }
-      t.move('processing', 'waiting', n);
-      return n;
-    });
-  }
-
-  async recover(options?: RecoverOptions): Promise<number> {
-    const now = v.checkRecoverOptions('recover options', options);
-    const n =
-      this.#release('recover', () => this.#leases.recover(now)) +
-      this.#tx('recover', () => this.#rv.recover());
-    // Staged bodies of commits cut short; a live lease's commit may be staging one.
-    if ((await this.leases()).length === 0) await this.#bodies.clearTmp();
-    return n;
-  }
-
-  async openLease(owner: LeaseOwner, expiresAt: number): Promise<Lease> {
-    checkLeaseOwner(owner, expiresAt);
-    return this.#tx('openLease', () => this.#leases.open(owner, expiresAt));
-  }
-
-  async renewLease(id: number, expiresAt: number): Promise<boolean> {
-    checkLeaseId('renewLease(id)', id);
-    v.checkInt('renewLease expiresAt', expiresAt, 0);
-    return this.#tx('renewLease', () => this.#leases.renew(id, expiresAt));
-  }
-
-  async closeLease(id: number): Promise<number> {
-    checkLeaseId('closeLease(id)', id);
-    return (
-      this.#release('closeLease', () => this.#leases.close(id)) +
-      this.#tx('closeLease', () => this.#rv.closeLease(id))
-    );
-  }
-
-  /** Claims moved back to waiting by `release` (in a transaction); returns how many. */
-  #release(op: string, release: () => number): number {
-    return this.#tx(op, (ix, t) => {
-      const moved = release();
-      // The cache of known URLs holds them as processing.
-      if (moved > 0) ix.cache.clear();
-      t.move('processing', 'waiting', moved);
-      return moved;
-    });
-  }
-
-  async leases(): Promise<Lease[]> {
-    return this.#sync('leases', () => this.#leases.list());
-  }
-
   async trimWaiting(max: number): Promise<number> {
     v.checkInt('trimWaiting(max)', max, 0);
     return this.#tx('trimWaiting', (ix, t) => trimRows(ix, t, max));
@@ -410,36 +351,6 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
   async setPageScores(items: readonly PageScores[]): Promise<void> {
     v.checkScores('setPageScores', items);
     this.#tx('setPageScores', (ix) => writeScores(ix, items));
-  }
-
-  async search(options: TextSearch): Promise<TextHit[]> {
-    this.indexQueuedTexts();
-    return this.#sync('search', () => this.#search.search(options));
-  }
-
-  async textCoverage(): Promise<TextCoverage> {
-    this.indexQueuedTexts();
-    return this.#sync('textCoverage', () => this.#search.coverage());
-  }
-
-  async unindexedPages(options: UnindexedPagesOptions): Promise<UnindexedPage[]> {
-    const o = checkUnindexedOptions('unindexedPages options', options);
-    this.indexQueuedTexts();
-    return this.#sync('unindexedPages', () => {
-      const after = o.after === undefined ? 0 : this.#find(o.after)?.id;
-      if (after === undefined) {
-        throw new InvalidOptionError(
-          `unindexedPages options.after: ${o.after} is not in the store`,
-        );
-      }
-      return this.#search.unindexed(after, o.limit);
-    });
-  }
-
-  async indexTexts(items: readonly PageText[]): Promise<number> {
-    checkPageTexts('indexTexts', items);
-    this.indexQueuedTexts();
-    return this.#tx('indexTexts', (ix) => this.#search.index(ix, items));
   }
 
   history(): AsyncIterable<HistoryRecord> {

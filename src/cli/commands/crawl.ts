@@ -1,4 +1,4 @@
-import { crawl } from '../../crawl/index.js';
+import { crawl } from '../../crawl/run.js';
 import { bool, type FlagSpec, type Parsed, parseFlags } from '../args.js';
 import { crawlFlags, crawlFlagsHelp, crawlOptionsFromFlags } from '../crawl-flags.js';
 import { crawlSettings } from '../crawl-settings.js';
