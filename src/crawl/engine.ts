@@ -25,7 +25,8 @@ import type { ClaimedUrl, Outcome } from '../store/index.js';
 import { createScopeFilter } from '../url/index.js';
 import { Claimer } from './claimer.js';
 import { ControlWatch } from './control.js';
-import { type EngineHooks, KEEP_ALIVE_POLL_MS } from './engine-hooks.js';
+import { whenDry } from './dry.js';
+import type { EngineHooks } from './engine-hooks.js';
 import { Healing } from './healing.js';
 import { HostReadiness } from './host-ready.js';
 import type { CrawlOptions } from './options.js';
@@ -343,52 +344,22 @@ export class Engine {
       }
       this.#claimer.refill(budget);
       if (this.#claimer.dry && this.#dispatch.size === 0 && !this.#claimer.busy) {
-        // The frontier is empty for now: what is being fetched or committed may refill it.
-        if (this.#rec.pending > 0 || this.#rec.committing) {
-          await this.#flush();
-          continue;
-        }
-        if (this.#active === 0) {
-          // Sitemap URLs fill in once the links run out (sitemap-feed.ts).
-          if (await this.#sitemaps?.release()) {
-            this.#claimer.dry = false;
-            continue;
-          }
-          // Failed attempts due soon are waited for; later ones are a later run's.
-          const due = this.#sitemaps?.busy ? null : await this.#heal.retryDue();
-          if (due !== null) {
-            if (due > Date.now()) {
-              this.#ready.wakeAt(due);
-              await this.#wake.wait();
-            }
-            this.#claimer.dry = false;
-            continue;
-          }
-          // Held URLs of unreachable hosts: those that never answered are given up
-          // now (until the run ends); the others are waited for (their probes wake us).
-          if (!this.#sitemaps?.busy && this.#settle.held > 0 && this.#settle.giveUp() > 0) {
-            continue;
-          }
-          if (!this.#sitemaps?.busy && this.#settle.held === 0) {
-            if (!this.#hooks.keepAlive?.()) {
-              // Another run on the store still fetches: its pages' links may come.
-              if (await this.#s.lease.othersAtWork(this.#settle.deadHeld)) {
-                this.#ready.wakeAt(Date.now() + KEEP_ALIVE_POLL_MS);
-                await this.#wake.wait();
-                this.#claimer.dry = false;
-                continue;
-              }
-              // No fetch of this run was answered, and URLs are left to be tried again.
-              const failed = await this.#heal.failedThrough(this.#settle.deadHeld);
-              return failed ? 'failing' : 'exhausted';
-            }
-            // Kept alive (watch/): new URLs may come from revisits; look again soon.
-            this.#ready.wakeAt(Date.now() + KEEP_ALIVE_POLL_MS);
-            await this.#wake.wait();
-            this.#claimer.dry = false;
-            continue;
-          }
-        }
+        // The frontier is empty for now (dry.ts).
+        const step = await whenDry({
+          claimer: this.#claimer,
+          rec: this.#rec,
+          sitemaps: this.#sitemaps,
+          heal: this.#heal,
+          settle: this.#settle,
+          ready: this.#ready,
+          wake: this.#wake,
+          lease: this.#s.lease,
+          active: this.#active,
+          flush: () => this.#flush(),
+          keepAlive: this.#hooks.keepAlive,
+        });
+        if (step === 'again') continue;
+        if (step !== 'wait') return step;
       }
       await this.#wake.wait();
     }
