@@ -18,7 +18,7 @@
 
 import { availableParallelism } from 'node:os';
 import { type Analysis, AnalysisPool, parseThreadCount } from '../analyze/index.js';
-import { AbortedError } from '../errors/index.js';
+import { AbortedError, OutOfScopeError } from '../errors/index.js';
 import type { Fetcher, FetchResult } from '../fetch/index.js';
 import { createStrategy, HostDispatch } from '../frontier/index.js';
 import type { ClaimedUrl, Outcome } from '../store/index.js';
@@ -324,6 +324,15 @@ export class Engine {
         }
         const c = this.#dispatch.take();
         if (c === undefined) break;
+        // Queued before the site model refused its pattern: not fetched (seeds are,
+        // whatever the model says).
+        const refused = this.#s.seeds.has(c.url) ? null : this.siteFilter?.refusesQueued(c.url);
+        if (refused != null) {
+          this.#dispatch.release(c.url);
+          const e = new OutOfScopeError(`${c.url}: the site model refuses ${refused}`);
+          this.#record(failure(c, now, errorText(e), null));
+          continue;
+        }
         if (this.#settle.admit(c, now) === 'send') {
           gate?.take();
           this.#start(c);

@@ -160,4 +160,19 @@ describe('SiteFilter', () => {
       }
     }
   });
+
+  // Regression: URLs of a pattern queued before it was found to give duplicates were
+  // still fetched (about 100 requests on the large phpBB-like forums).
+  it('refuses URLs queued before their pattern was refused, naming the pattern', () => {
+    const f = new SiteFilter(handModel(), () => {}, 50);
+    assert.equal(f.allows(`${H}/t/7?page=0`), true);
+    assert.equal(f.refusesQueued(`${H}/t/7?page=0`), null);
+    for (let i = 1; i <= 5; i++) f.observe(`${H}/t/${i}?page=0`, true);
+    const key = '/t/{n}?page=0 (duplicates found while crawling)';
+    assert.equal(f.refusesQueued(`${H}/t/7?page=0`), key);
+    assert.equal(f.stats.refused[key], 1);
+    // Other spellings, other hosts: still fetched.
+    assert.equal(f.refusesQueued(`${H}/t/7`), null);
+    assert.equal(f.refusesQueued('https://elsewhere.test/t/7?page=0'), null);
+  });
 });

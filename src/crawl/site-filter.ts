@@ -137,6 +137,31 @@ export class SiteFilter {
     return this.#decide(url);
   }
 
+  /**
+   * The pattern that refuses `url`, a URL queued before the model refused it (its
+   * finest pattern found to give duplicates since, or a model learnt again); null when
+   * it is still followed. Counted with the refused links.
+   */
+  refusesQueued(url: string): string | null {
+    let host: string;
+    try {
+      host = new URL(url).host;
+    } catch {
+      return null;
+    }
+    if (!this.#hosts.has(host)) return null;
+    const d = this.#decide(url);
+    let p: string;
+    if (d.verdict === 'valid') {
+      const fine = this.#learnt.size === 0 ? null : fineOf(url);
+      if (fine === null || !this.#learnt.has(fine)) return null;
+      p = `${fine} (duplicates found while crawling)`;
+    } else if (d.verdict === 'invalid') p = d.pattern ?? '(none)';
+    else return null;
+    this.stats.refused[p] = (this.stats.refused[p] ?? 0) + 1;
+    return p;
+  }
+
   /** Whether a link to `url` is followed. Each URL is counted once. */
   allows(url: string): boolean {
     let host: string;
