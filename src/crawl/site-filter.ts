@@ -138,57 +138,47 @@ export class SiteFilter {
   }
 
   /**
+   * For a URL of the model's hosts: the pattern that refuses it (invalid, or valid
+   * but of a finest pattern found to give duplicates: `observe`); null when it is
+   * followed; undefined when no pattern knows it.
+   */
+  #refusedBy(url: string): string | null | undefined {
+    const d = this.#decide(url);
+    if (d.verdict === 'unknown') return undefined;
+    if (d.verdict === 'invalid') return d.pattern ?? '(none)';
+    const fine = this.#learnt.size === 0 ? null : fineOf(url);
+    return fine !== null && this.#learnt.has(fine)
+      ? `${fine} (duplicates found while crawling)`
+      : null;
+  }
+
+  /**
    * The pattern that refuses `url`, a URL queued before the model refused it (its
    * finest pattern found to give duplicates since, or a model learnt again); null when
    * it is still followed. Counted with the refused links.
    */
   refusesQueued(url: string): string | null {
-    let host: string;
-    try {
-      host = new URL(url).host;
-    } catch {
-      return null;
-    }
-    if (!this.#hosts.has(host)) return null;
-    const d = this.#decide(url);
-    let p: string;
-    if (d.verdict === 'valid') {
-      const fine = this.#learnt.size === 0 ? null : fineOf(url);
-      if (fine === null || !this.#learnt.has(fine)) return null;
-      p = `${fine} (duplicates found while crawling)`;
-    } else if (d.verdict === 'invalid') p = d.pattern ?? '(none)';
-    else return null;
+    const host = hostOf(url);
+    if (host === null || !this.#hosts.has(host)) return null;
+    const p = this.#refusedBy(url);
+    if (p == null) return null;
     this.stats.refused[p] = (this.stats.refused[p] ?? 0) + 1;
     return p;
   }
 
   /** Whether a link to `url` is followed. Each URL is counted once. */
   allows(url: string): boolean {
-    let host: string;
-    try {
-      host = new URL(url).host;
-    } catch {
-      return false;
-    }
+    const host = hostOf(url);
+    if (host === null) return false;
     if (!this.#hosts.has(host)) return true;
-    const d = this.#decide(url);
-    if (d.verdict === 'valid') {
-      // Valid, unless its finest pattern was found to give duplicates (`observe`).
-      const fine = this.#learnt.size === 0 ? null : fineOf(url);
-      if (fine === null || !this.#learnt.has(fine)) {
-        this.stats.valid++;
-        return true;
-      }
-      if (this.#seen.has(url)) return false;
-      this.#seen.add(url);
-      const p = `${fine} (duplicates found while crawling)`;
-      this.stats.refused[p] = (this.stats.refused[p] ?? 0) + 1;
-      return false;
+    const p = this.#refusedBy(url);
+    if (p === null) {
+      this.stats.valid++;
+      return true;
     }
     if (this.#seen.has(url)) return false;
     this.#seen.add(url);
-    if (d.verdict === 'invalid') {
-      const p = d.pattern ?? '(none)';
+    if (p !== undefined) {
       this.stats.refused[p] = (this.stats.refused[p] ?? 0) + 1;
       return false;
     }
@@ -256,6 +246,15 @@ export class SiteFilter {
 }
 
 /** The finest pattern of a URL; '' for one that has none. */
+/** The host of `url`; null when it does not parse. */
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
 function fineOf(url: string): string {
   try {
     return patternOf(url);
