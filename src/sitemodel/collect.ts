@@ -91,44 +91,46 @@ export interface CollectedSample {
  * split has settled.
  */
 class SampleJudge {
-  private readonly pages: SplitSamplePage[] = [];
-  private readonly at = new Map<string, number>();
-  private splitAt = 0;
+  readonly #pages: SplitSamplePage[] = [];
+  readonly #at = new Map<string, number>();
+  #splitAt = 0;
   readonly settled: string[] = [];
-  private readonly settledSet = new Set<string>();
-  private readonly options = resolveLearnOptions({});
-  private readonly memo = new ContentMemo();
+  readonly #settled = new Set<string>();
+  readonly #options = resolveLearnOptions({});
+  readonly #memo = new ContentMemo();
+  readonly #settleAt: number;
+  readonly #inScope: (url: string) => boolean;
 
-  constructor(
-    private readonly settleAt: number,
-    private readonly inScope: (url: string) => boolean,
-  ) {}
+  constructor(settleAt: number, inScope: (url: string) => boolean) {
+    this.#settleAt = settleAt;
+    this.#inScope = inScope;
+  }
 
   isSettled(pattern: string): boolean {
-    return this.settledSet.has(pattern);
+    return this.#settled.has(pattern);
   }
 
   /** Adds a fetched page (its body's text and links, read at `finalUrl`). */
   add(url: string, finalUrl: string, bytes: number, text: string, links: readonly string[]) {
-    if (this.settleAt <= 0) return;
+    if (this.#settleAt <= 0) return;
     const own = canonicalizeUrl(url);
     const final = canonicalizeUrl(finalUrl);
-    if (own === null || final === null || this.at.has(own) || !this.inScope(final)) return;
+    if (own === null || final === null || this.#at.has(own) || !this.#inScope(final)) return;
     const page = (u: string): SplitSamplePage => {
       const kept = new Set<string>();
-      for (const l of links) if (l !== u && this.inScope(l)) kept.add(l);
+      for (const l of links) if (l !== u && this.#inScope(l)) kept.add(l);
       return { url: u, fine: patternOf(u), bytes, text, links: [...kept] };
     };
     const push = (p: SplitSamplePage) => {
-      this.pages.push(p);
-      this.at.set(p.url, this.pages.length - 1);
-      return this.pages.length - 1;
+      this.#pages.push(p);
+      this.#at.set(p.url, this.#pages.length - 1);
+      return this.#pages.length - 1;
     };
     if (final === own) {
       push(page(own));
       return;
     }
-    const target = this.at.get(final) ?? push(page(final));
+    const target = this.#at.get(final) ?? push(page(final));
     push({ ...page(own), redirectTo: target });
   }
 
@@ -138,18 +140,18 @@ class SampleJudge {
    * or more, not settled) the split judges repeats. Whether it split.
    */
   judge(due: readonly string[], force: boolean): boolean {
-    const grown = this.pages.length - this.splitAt;
+    const grown = this.#pages.length - this.#splitAt;
     if (due.length === 0 || grown === 0 || (!force && grown < SPLIT_EVERY)) return false;
-    this.splitAt = this.pages.length;
-    const { split, contents } = splitSample(this.pages, this.options, this.memo);
+    this.#splitAt = this.#pages.length;
+    const { split, contents } = splitSample(this.#pages, this.#options, this.#memo);
     for (const pattern of due) {
       const role = split.patterns.get(pattern);
       if (role === undefined) continue;
       // A duplicate of another pattern, or one text on every page (a form).
       const texts = new Set(role.pages.map((i) => contents[i]!.key));
-      if (role.role === 'duplicate' || (role.pages.length >= this.settleAt && texts.size === 1)) {
+      if (role.role === 'duplicate' || (role.pages.length >= this.#settleAt && texts.size === 1)) {
         this.settled.push(pattern);
-        this.settledSet.add(pattern);
+        this.#settled.add(pattern);
       }
     }
     return true;
