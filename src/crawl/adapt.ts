@@ -33,8 +33,6 @@ import type { FeedBatch } from './feed.js';
 import { type CrawlOptions, DEFAULT_ADAPT_INTERVAL_PAGES } from './options.js';
 import type { Setup } from './setup.js';
 
-export { DEFAULT_ADAPT_INTERVAL_PAGES };
-
 /** One discarded page in this many feeds the background statistics. */
 const BACKGROUND_SAMPLE = 4;
 

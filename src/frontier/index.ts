@@ -6,14 +6,9 @@ export {
   type HostHealthOptions,
   type HostVerdict,
 } from './host-health.js';
+export { DEFAULT_STRATEGY_OPTIONS, STRATEGY_NAMES, type StrategyName } from './names.js';
 export { claimFromQueues, type QueueClaim } from './queues.js';
-export {
-  createStrategy,
-  DEFAULT_STRATEGY_OPTIONS,
-  STRATEGY_NAMES,
-  type StrategyName,
-  strategyByName,
-} from './registry.js';
+export { createStrategy, strategyByName } from './registry.js';
 export {
   bestFirst,
   bestFirstPriority,

@@ -11,8 +11,6 @@ import { sharkSearch } from './strategies/shark.js';
 import { tunnelling } from './strategies/tunnel.js';
 import type { LinkStrategy, StrategyOptions } from './strategy.js';
 
-export { DEFAULT_STRATEGY_OPTIONS, STRATEGY_NAMES, type StrategyName };
-
 /** The strategy of that name with the given constants. */
 export function createStrategy(
   name: StrategyName,

@@ -158,8 +158,6 @@ export interface AdaptOptions {
   background?: CollectedTerms;
 }
 
-export { ADAPT_DEFAULTS };
-
 type Vec = Map<string, number>;
 
 function unitVector(v: Vec): Vec {

@@ -1,7 +1,6 @@
 // Public surface of the relevance stage: models, the VSM and TF-IDF formulas, topics,
 // keyword learning, thresholds and topic adaptation.
 export {
-  ADAPT_DEFAULTS,
   type AdaptOptions,
   adaptTopic,
   type CollectedTerms,
@@ -11,6 +10,7 @@ export {
   type TermCollector,
   type TermCollectorOptions,
 } from './adapt.js';
+export { ADAPT_DEFAULTS } from './adapt-defaults.js';
 export * from './bayes/index.js';
 export {
   createRelevanceModel,

@@ -14,9 +14,8 @@ import { CRAWL_FLAGS, crawlFlagsHelp, crawlOptionsFromFlags } from '../../src/cl
 import { FETCH_FLAGS, fetcherOptionsFromFlags } from '../../src/cli/fetch-flags.js';
 import { companionsOf } from '../../src/cli/flag-checks.js';
 import type { FlagDef } from '../../src/cli/flags.js';
-import { DEFAULT_ADAPT_INTERVAL_PAGES } from '../../src/crawl/adapt.js';
 import { crawlOptionsSchema, strategyOptionsSchema } from '../../src/crawl/index.js';
-import { parseCrawlOptions } from '../../src/crawl/options.js';
+import { DEFAULT_ADAPT_INTERVAL_PAGES, parseCrawlOptions } from '../../src/crawl/options.js';
 import { fetcherOptionsSchema } from '../../src/fetch/index.js';
 import { DEFAULT_STRATEGY_OPTIONS } from '../../src/frontier/index.js';
 import { ADAPT_DEFAULTS, THRESHOLD_DEFAULTS } from '../../src/relevance/index.js';
