@@ -385,6 +385,12 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     default: `${D.dedupMaxDistance}`,
   },
   {
+    flag: 'no-learn-copy-keys',
+    option: 'learnCopyKeys',
+    read: on(false),
+    help: 'do not learn the query keys (session ids) that only make copies of pages',
+  },
+  {
     flag: 'progress-ms',
     arg: 'N',
     option: 'progressIntervalMs',

@@ -116,6 +116,11 @@ export const FLAG_RULES: readonly FlagRule[] = [
     why: 'without duplicate detection no distance is measured',
   },
   {
+    when: { flag: 'no-learn-copy-keys' },
+    conflicts: { flag: 'no-dedup' },
+    why: 'copies are told by duplicate detection: without it no key is learnt',
+  },
+  {
     when: { flag: 'sibling-decay' },
     conflicts: { flag: 'sibling-window', is: ['0'] },
     why: 'with no window nothing is lent, so nothing decays',

@@ -32,7 +32,7 @@ import { HostReadiness } from './host-ready.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
 import { type Figures, Recorder } from './recorder.js';
-import { RuleKeeper } from './rules.js';
+import { queuedRefusal, RuleKeeper } from './rules.js';
 import { runFetcher } from './run-fetcher.js';
 import { RunLog } from './run-log.js';
 import { responseKind, Settler } from './settle.js';
@@ -324,13 +324,16 @@ export class Engine {
         }
         const c = this.#dispatch.take();
         if (c === undefined) break;
-        // Queued before the site model refused its pattern: not fetched (seeds are,
-        // whatever the model says).
-        const refused = this.#s.seeds.has(c.url) ? null : this.siteFilter?.refusesQueued(c.url);
-        if (refused != null) {
+        // Queued before the site model refused its pattern, or before a key it
+        // copies by was learnt: not fetched (seeds are, whatever the model says).
+        const refused = this.#s.seeds.has(c.url)
+          ? null
+          : queuedRefusal(c, this.siteFilter, this.#rules);
+        if (refused !== null) {
           this.#dispatch.release(c.url);
-          const e = new OutOfScopeError(`${c.url}: the site model refuses ${refused}`);
+          const e = new OutOfScopeError(`${c.url}: ${refused.reason}`);
           this.#record(failure(c, now, errorText(e), null));
+          if (refused.queue !== null) this.#rec.queue(refused.queue);
           continue;
         }
         if (this.#settle.admit(c, now) === 'send') {

@@ -18,6 +18,7 @@ import type {
   ClaimedUrl,
   ClaimOptions,
   DueRevisit,
+  NewUrl,
   Outcome,
   Store,
   VisitOutcome,
@@ -131,6 +132,11 @@ export class CrawlLease {
       if ((o.state === 'complete' || o.state === 'discard') && !lost.has(o.url)) this.#pages++;
     }
     return lost;
+  }
+
+  /** The store's `addUrls` (URLs the crawl queues outside a page's outcome). */
+  addUrls(items: readonly NewUrl[]): Promise<number> {
+    return this.#store.addUrls(items);
   }
 
   /** The store's `claimDue` under the lease (a new lease when it was lost). */

@@ -348,6 +348,16 @@ export const crawlOptionsSchema = z.strictObject({
   /** Most bits by which two SimHashes of near duplicates differ (0 … 8). @default 3 */
   dedupMaxDistance: z.number().int().min(0).max(8).default(3),
   /**
+   * Learn the query keys that change nothing (docs/dedup.md, "URL copies"): once kept
+   * pages of 2 different pages of a host turn out exact duplicates whose URLs and their
+   * originals' differ only in a key one of them does without, with id-like values (a
+   * session id: `?s=d418bb41`, `;jsessionid=…`), that key is dropped from the host's
+   * links, and a queued URL that only adds it to a URL the crawl has is not fetched.
+   * Needs `dedup`.
+   * @default true
+   */
+  learnCopyKeys: z.boolean().default(true),
+  /**
    * Fetcher options (`createFetcher`, docs/fetch.md): concurrency, perHostConcurrency,
    * delayMs, resolve, timeouts, maxBytes, userAgent… Validated and defaulted here, with
    * the crawl's options, by the fetcher's own schema: the crawl reads its limits

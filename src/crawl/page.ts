@@ -27,7 +27,7 @@ import type {
   PageLink,
   RedirectStep,
 } from '../store/index.js';
-import { linkDepth } from '../url/index.js';
+import { type CopyKeys, linkDepth } from '../url/index.js';
 import type { CrawlDedup } from './dedup.js';
 import { redirectSteps } from './redirects.js';
 import { type SeenUrls, sendsAgain } from './seen.js';
@@ -67,6 +67,8 @@ export interface PageRules {
   dedup: Pick<CrawlDedup, 'check'> | null;
   /** Followed pages' links in page order, when the strategy's links lend each other evidence. */
   siblings?: SiblingLinks | null;
+  /** Query keys learnt to change nothing, dropped from links (url/copy-keys.ts); null when off. */
+  copyKeys?: CopyKeys | null;
 }
 
 export interface PageResult {
@@ -186,6 +188,8 @@ export function pageOutcome(
   const dedup =
     kept && rules.dedup !== null ? rules.dedup.check(pageUrl, text, pre?.fingerprint) : null;
   if (dedup?.duplicate) {
+    // A copy whose URL differs from the original's in a session id teaches the key.
+    if (dedup.duplicate.kind === 'exact') rules.copyKeys?.observe(pageUrl, dedup.duplicate.of);
     // Recorded as a discard naming the original: no body, no links followed.
     return pageResult(claimed, 'discard', {
       ...base,
@@ -229,32 +233,31 @@ export function pageOutcome(
     const textScore = (text: string): number => rules.linkText.relevance({ text });
     const linkScore = rules.linkScore;
     const inPage = new Set<string>(refresh ? [refresh.url] : []);
+    const copyKeys = rules.copyKeys ?? null;
     for (const l of page.links) {
-      if (inPage.has(l.url) || !isHttp(l.url)) continue;
-      inPage.add(l.url);
+      // Keys learnt to change nothing (session ids) are dropped: the page's own URL remains.
+      const url = copyKeys === null ? l.url : copyKeys.strip(l.url);
+      if (inPage.has(url) || !isHttp(url)) continue;
+      inPage.add(url);
       // Anchors are slices of the page's text: copies keep it from living on with them.
       const anchor = l.anchor ? detach(l.anchor) : null;
-      links.push({ url: l.url, anchor });
+      links.push({ url, anchor });
       let member: FamilyLink | null = null;
       if (family !== null) {
-        member = { url: l.url, evidence: Number.NaN };
+        member = { url, evidence: Number.NaN };
         family.push(member);
       }
       if (l.nofollow || !deepEnough) continue;
       // The best priority this run sent the URL with; a link seen again on a better
       // path is sent again (the store raises its priority); claimed URLs never.
-      const sent = rules.seen.sent(l.url);
-      if (sent === Number.POSITIVE_INFINITY || !rules.inScope(l.url)) continue;
+      const sent = rules.seen.sent(url);
+      if (sent === Number.POSITIVE_INFINITY || !rules.inScope(url)) continue;
       const context = l.context || l.anchor;
       const score =
         linkScore === undefined
           ? textScore
-          : () => linkScore({ url: l.url, anchor: l.anchor, context, title }, claimed.url);
-      const s = rules.strategy.link(
-        parent,
-        { anchor: l.anchor, context: l.context, url: l.url },
-        score,
-      );
+          : () => linkScore({ url, anchor: l.anchor, context, title }, claimed.url);
+      const s = rules.strategy.link(parent, { anchor: l.anchor, context: l.context, url }, score);
       if (member !== null && s !== null && s.evidence !== undefined) {
         member.evidence = s.evidence;
         familyValue = s.value;
@@ -262,9 +265,9 @@ export function pageOutcome(
       // A link left out now may be found again on a better path.
       if (s === null || !sendsAgain(sent, s.priority)) continue;
       rules.seen.addChecked(s.priority);
-      familySent.add(l.url);
+      familySent.add(url);
       const item: NewUrl = {
-        url: l.url,
+        url: url,
         depth,
         priority: s.priority,
         discoveredAt: fetchedAt,

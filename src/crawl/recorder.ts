@@ -5,7 +5,7 @@
  * refusals, seeds that failed) kept in step. An outcome the store refuses because
  * its claim was lost moves no figure.
  */
-import type { Outcome, StateCounts } from '../store/index.js';
+import type { NewUrl, Outcome, StateCounts } from '../store/index.js';
 import type { CrawlLease } from './lease.js';
 import type { CrawlSummary, PageEvent } from './types.js';
 import { REFUSED_CODES } from './types.js';
@@ -33,6 +33,8 @@ export class Recorder {
   readonly #after: (events: PageEvent[]) => Promise<void>;
   #pending: Outcome[] = [];
   #events: PageEvent[] = [];
+  /** URLs to queue once the pending outcomes are stored (`queue`). */
+  #queued: NewUrl[] = [];
   #committing: Promise<void> | null = null;
   #committingCount = 0;
   #error: unknown = null;
@@ -75,6 +77,14 @@ export class Recorder {
     this.#events.push(e);
   }
 
+  /**
+   * A URL to queue with the next commit, outside any page's outcome (the URL a refused
+   * copy stands for): the store adds it when it does not have it.
+   */
+  queue(item: NewUrl): void {
+    this.#queued.push(item);
+  }
+
   /** Notes a failure of the crawl's store calls; the first one is thrown by `check`. */
   fail(e: unknown): void {
     this.#error ??= e;
@@ -93,8 +103,10 @@ export class Recorder {
     if (this.#pending.length === 0) return Promise.resolve();
     const batch = this.#pending;
     const events = this.#events;
+    const queued = this.#queued;
     this.#pending = [];
     this.#events = [];
+    this.#queued = [];
     this.#committingCount = batch.length;
     this.#committing = (async () => {
       try {
@@ -103,6 +115,7 @@ export class Recorder {
           lost.size === 0 ? events : events.filter((_, i) => !lost.has(batch[i]?.url as string)),
         );
         this.f.counts.processing -= batch.length - lost.size;
+        if (queued.length > 0) this.f.counts.waiting += await this.#lease.addUrls(queued);
         await this.#after(events);
       } catch (e) {
         this.fail(e);

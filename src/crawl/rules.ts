@@ -8,6 +8,8 @@
  */
 import type { LinkStrategy } from '../frontier/index.js';
 import { createRelevanceModel, linkModelPageJudge } from '../relevance/index.js';
+import type { ClaimedUrl, NewUrl } from '../store/index.js';
+import { COPY_KEY_LEARN_AT, CopyKeys, type CopyKeysJson, copyKeys } from '../url/index.js';
 import { Adaptation } from './adapt.js';
 import { CrawlDedup } from './dedup.js';
 import { type LinkOrderEvents, LinkOrdering } from './link-order.js';
@@ -16,7 +18,50 @@ import type { PageRules } from './page.js';
 import { SeenUrls } from './seen.js';
 import type { Setup } from './setup.js';
 import { SiblingLinks } from './siblings.js';
+import type { SiteFilter } from './site-filter.js';
 import type { CrawlEvents } from './types.js';
+
+/** Store meta key of the query keys learnt to change nothing (url/copy-keys.ts). */
+export const META_COPY_KEYS = 'copyKeys';
+
+/** The learnt keys kept in a store's meta, or none when absent or not of that shape. */
+function storedCopyKeys(json: unknown): CopyKeysJson {
+  const out: CopyKeysJson = {};
+  if (json === null || typeof json !== 'object') return out;
+  for (const [origin, keys] of Object.entries(json)) {
+    if (Array.isArray(keys)) out[origin] = keys.filter((k): k is string => typeof k === 'string');
+  }
+  return out;
+}
+
+/**
+ * Why a claimed URL is not fetched, or null: the site model came to refuse its pattern,
+ * or it copies a URL by a key learnt to change nothing (it was queued before the key
+ * was learnt). `queue`: the URL the copy stands for, when this run has not met it (a
+ * resumed run), to be queued in its place.
+ */
+export function queuedRefusal(
+  c: ClaimedUrl,
+  filter: Pick<SiteFilter, 'refusesQueued'> | undefined,
+  rules: Pick<PageRules, 'copyKeys' | 'seen'>,
+): { reason: string; queue: NewUrl | null } | null {
+  const pattern = filter?.refusesQueued(c.url);
+  if (pattern != null) return { reason: `the site model refuses ${pattern}`, queue: null };
+  const original = rules.copyKeys?.strip(c.url) ?? c.url;
+  if (original === c.url) return null;
+  const keys = (copyKeys(c.url, original) ?? []).join(', ');
+  const reason = `a copy of ${original} (learnt to change nothing: ${keys})`;
+  if (rules.seen.sent(original) !== undefined) return { reason, queue: null };
+  rules.seen.addChecked(c.priority);
+  const queue: NewUrl = {
+    url: original,
+    depth: c.depth,
+    priority: c.priority,
+    discoveredAt: Date.now(),
+  };
+  if (c.value !== 0) queue.value = c.value;
+  return { reason, queue };
+}
 
 type Emit = <K extends keyof CrawlEvents>(name: K, ...args: CrawlEvents[K]) => void;
 
@@ -29,6 +74,8 @@ export class RuleKeeper {
   /** The jobs' runs, one at a time (after commits, and on the coordination's poll). */
   #turn: Promise<void> = Promise.resolve();
   #fetchedTotal = 0;
+  /** Learnt keys already in the store's meta. */
+  #copyKeysSaved = 0;
 
   constructor(
     o: CrawlOptions,
@@ -64,6 +111,11 @@ export class RuleKeeper {
   async start(emit: Emit): Promise<void> {
     if (this.#o.dedup)
       this.rules.dedup = await CrawlDedup.create(this.#s.store, this.#o.dedupMaxDistance);
+    if (this.#o.dedup && this.#o.learnCopyKeys) {
+      const learnt = storedCopyKeys(await this.#s.store.getMeta(META_COPY_KEYS));
+      this.rules.copyKeys = new CopyKeys(COPY_KEY_LEARN_AT, learnt);
+      this.#copyKeysSaved = this.rules.copyKeys.size;
+    }
     const adaptation = await Adaptation.create(this.#o, this.#s, this.#s.models.keyword, {
       threshold: (c) => emit('threshold', c),
       topic: (c) => emit('topic', c),
@@ -99,7 +151,20 @@ export class RuleKeeper {
       await this.#s.coordination.exchange();
       await this.#adaptation?.afterCommit(fetchedTotal);
       await this.#ordering?.afterCommit(fetchedTotal);
+      await this.#saveCopyKeys();
     });
+  }
+
+  /** Keys learnt since the last save go to the store's meta, with those others saved. */
+  async #saveCopyKeys(): Promise<void> {
+    const keys = this.rules.copyKeys;
+    if (keys == null || keys.size === this.#copyKeysSaved) return;
+    const merged = storedCopyKeys(await this.#s.store.getMeta(META_COPY_KEYS));
+    for (const [origin, list] of Object.entries(keys.toJSON())) {
+      merged[origin] = [...new Set([...(merged[origin] ?? []), ...list])].sort();
+    }
+    await this.#s.store.setMeta(META_COPY_KEYS, merged);
+    this.#copyKeysSaved = keys.size;
   }
 
   /** A threshold or keyword weights set by hand (control.ts), in turn with the jobs. */
@@ -142,5 +207,6 @@ export class RuleKeeper {
     await c.exchange(true);
     await this.#ordering?.close();
     await this.#adaptation?.save();
+    await this.#saveCopyKeys();
   }
 }

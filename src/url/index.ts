@@ -5,6 +5,13 @@ export {
   normalizePercentEncoding,
   sortQuery,
 } from './canonicalize.js';
+export {
+  COPY_KEY_LEARN_AT,
+  CopyKeys,
+  type CopyKeysJson,
+  copyKeys,
+  withoutKeys,
+} from './copy-keys.js';
 export { hostOf, registrableDomain, registrableDomainOfHost } from './host.js';
 export { md5Hex } from './md5.js';
 export {

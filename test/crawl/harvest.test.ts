@@ -49,6 +49,8 @@ async function harvest(topicId: string, strategy: StrategyName, threshold?: numb
   let fetched = 0;
   let hits = 0;
   for await (const h of store.history()) {
+    // Queued copies refused without a request (docs/dedup.md, "URL copies") are no fetch.
+    if (h.error?.startsWith('FC_ERR_OUT_OF_SCOPE')) continue;
     fetched++;
     if (relevant.has(h.url)) hits++;
   }

@@ -1,0 +1,200 @@
+/**
+ * Query keys that change nothing, learnt from the copies a crawl finds (docs/dedup.md,
+ * "URL copies"). A session id or a tracking id in a link (`?s=d418bb41`,
+ * `;jsessionid=8F3A…`) gives every page as many URLs as there are sessions; each is
+ * fetched, found an exact duplicate, and spends a request. When a page turns out an
+ * exact copy of another whose URL is its own plus one or two query keys (or a
+ * `;name=value` path parameter) with id-like values, those keys are counted for the
+ * origin; once they have made copies of `learnAt` different pages (2 by default; 1 for
+ * a key learnt on another origin already, as sites built with the same software name
+ * their session ids alike), they are learnt: `strip` drops them from the origin's
+ * URLs, so the copies' links lead to the page's own URL.
+ *
+ * What counts is narrow on purpose:
+ * - only a key one of the two URLs does without: `?id=1` and `?id=2` reading alike may
+ *   be two empty pages, not one page;
+ * - only id-like values (six or more letters, digits, `-` or `_`, a digit among them):
+ *   `?lang=en` beside a page in English by default is a copy too, but `lang` changes
+ *   other pages.
+ *
+ * Pure and synchronous; the crawl keeps the learnt keys in its store (`toJSON`, the
+ * constructor) so that a resumed crawl strips them from the start.
+ */
+
+/** A URL's parts compared: origin, path without a `;` parameter, and its keyed values. */
+interface Keyed {
+  origin: string;
+  path: string;
+  /** Key → value; a `;name=value` path parameter as key `;name`. */
+  values: Map<string, string>;
+}
+
+const ID_LIKE = /^(?=.*\d)[A-Za-z0-9_-]{6,}$/;
+/** Different pages whose copies a key must have made before it is learnt. */
+export const COPY_KEY_LEARN_AT = 2;
+/** Keys at most in which two URLs may differ for their pages' sameness to count. */
+const MAX_KEYS = 2;
+
+function keyed(url: string): Keyed | null {
+  const scheme = url.indexOf('://');
+  if (scheme < 0) return null;
+  const slash = url.indexOf('/', scheme + 3);
+  if (slash < 0) return null;
+  const hash = url.indexOf('#', slash);
+  const end = hash < 0 ? url.length : hash;
+  const q = url.indexOf('?', slash);
+  const pathEnd = q < 0 || q > end ? end : q;
+  let path = url.slice(slash, pathEnd);
+  const values = new Map<string, string>();
+  const semi = path.indexOf(';', path.lastIndexOf('/'));
+  if (semi >= 0) {
+    const param = path.slice(semi + 1);
+    path = path.slice(0, semi);
+    const eq = param.indexOf('=');
+    if (eq > 0) values.set(`;${param.slice(0, eq)}`, param.slice(eq + 1));
+    else values.set(`;${param}`, '');
+  }
+  if (q >= 0 && q < end) {
+    for (const pair of url.slice(q + 1, end).split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const k = eq < 0 ? pair : pair.slice(0, eq);
+      const v = eq < 0 ? '' : pair.slice(eq + 1);
+      // A key given twice: its values together.
+      const had = values.get(k);
+      values.set(k, had === undefined ? v : `${had}&${v}`);
+    }
+  }
+  return { origin: url.slice(0, slash), path, values };
+}
+
+/**
+ * The keys one of two URLs of one page has and the other does without, when there are
+ * one or two, their values are id-like, and the URLs differ in nothing else; else null.
+ */
+export function copyKeys(a: string, b: string): string[] | null {
+  const x = keyed(a);
+  const y = keyed(b);
+  if (x === null || y === null || x.origin !== y.origin || x.path !== y.path) return null;
+  const keys: string[] = [];
+  for (const [k, v] of x.values) {
+    const w = y.values.get(k);
+    if (w === undefined) keys.push(k);
+    // Two values of one key (`?id=1` and `?id=2` of one text) can be two pages that
+    // happen to read alike (two empty ones): only a key one URL does without counts.
+    else if (w !== v) return null;
+  }
+  for (const k of y.values.keys()) if (!x.values.has(k)) keys.push(k);
+  if (keys.length === 0 || keys.length > MAX_KEYS) return null;
+  for (const k of keys) {
+    const v = x.values.get(k) ?? y.values.get(k);
+    if (v === undefined || !ID_LIKE.test(v)) return null;
+  }
+  return keys;
+}
+
+/** Drops `keys` (query keys, and `;name` for a path parameter) from a URL. */
+export function withoutKeys(url: string, keys: ReadonlySet<string>): string {
+  const scheme = url.indexOf('://');
+  const slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+  if (slash < 0) return url;
+  const hash = url.indexOf('#', slash);
+  const end = hash < 0 ? url.length : hash;
+  const q = url.indexOf('?', slash);
+  const pathEnd = q < 0 || q > end ? end : q;
+  let path = url.slice(slash, pathEnd);
+  const semi = path.indexOf(';', path.lastIndexOf('/'));
+  if (semi >= 0) {
+    const param = path.slice(semi + 1);
+    const eq = param.indexOf('=');
+    if (keys.has(`;${eq < 0 ? param : param.slice(0, eq)}`)) path = path.slice(0, semi);
+  }
+  let query = '';
+  if (q >= 0 && q < end) {
+    const kept = url
+      .slice(q + 1, end)
+      .split('&')
+      .filter((pair) => {
+        const eq = pair.indexOf('=');
+        return pair !== '' && !keys.has(eq < 0 ? pair : pair.slice(0, eq));
+      });
+    if (kept.length > 0) query = `?${kept.join('&')}`;
+  }
+  return url.slice(0, slash) + path + query + url.slice(end);
+}
+
+export type CopyKeysJson = Record<string, string[]>;
+
+export class CopyKeys {
+  readonly #learnAt: number;
+  /** Per origin and key: the pages whose copies it made, until learnt (at most learnAt each). */
+  readonly #evidence = new Map<string, Map<string, Set<string>>>();
+  /** Per origin: the keys learnt. */
+  readonly #learnt = new Map<string, Set<string>>();
+  /** Every key learnt, whatever its origin. */
+  readonly #anywhere = new Set<string>();
+
+  constructor(learnAt = COPY_KEY_LEARN_AT, learnt: CopyKeysJson = {}) {
+    this.#learnAt = learnAt;
+    for (const [origin, keys] of Object.entries(learnt)) {
+      this.#learnt.set(origin, new Set(keys));
+      for (const k of keys) this.#anywhere.add(k);
+    }
+  }
+
+  /** Keys learnt, by origin (`http://host:port`). */
+  toJSON(): CopyKeysJson {
+    const out: CopyKeysJson = {};
+    for (const [origin, keys] of this.#learnt) out[origin] = [...keys].sort();
+    return out;
+  }
+
+  /** How many keys are learnt, over all origins. */
+  get size(): number {
+    let n = 0;
+    for (const keys of this.#learnt.values()) n += keys.size;
+    return n;
+  }
+
+  /**
+   * The page of `copy` was found an exact duplicate of the page of `original`: counts
+   * the keys their URLs differ in. Returns the keys this learnt (usually none).
+   */
+  observe(copy: string, original: string): string[] {
+    const keys = copyKeys(copy, original);
+    if (keys === null) return [];
+    const origin = (keyed(copy) as Keyed).origin;
+    // The page: its URL without the keys (pages that differ only in their query count apart).
+    const page = withoutKeys(original, new Set(keys));
+    const learnt: string[] = [];
+    const byKey = this.#evidence.get(origin) ?? new Map<string, Set<string>>();
+    this.#evidence.set(origin, byKey);
+    for (const key of keys) {
+      if (this.#learnt.get(origin)?.has(key)) continue;
+      const pages = byKey.get(key) ?? new Set<string>();
+      byKey.set(key, pages);
+      pages.add(page);
+      // A key learnt on another site (the same software's session id) needs one page.
+      if (pages.size < (this.#anywhere.has(key) ? 1 : this.#learnAt)) continue;
+      byKey.delete(key);
+      const set = this.#learnt.get(origin) ?? new Set<string>();
+      this.#learnt.set(origin, set);
+      set.add(key);
+      this.#anywhere.add(key);
+      learnt.push(key);
+    }
+    return learnt;
+  }
+
+  /** `url` without the keys learnt for its origin (the same string when none applies). */
+  strip(url: string): string {
+    if (this.#learnt.size === 0) return url;
+    const scheme = url.indexOf('://');
+    const slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+    if (slash < 0) return url;
+    const keys = this.#learnt.get(url.slice(0, slash));
+    if (keys === undefined) return url;
+    if (url.indexOf('?', slash) < 0 && url.indexOf(';', slash) < 0) return url;
+    return withoutKeys(url, keys);
+  }
+}
