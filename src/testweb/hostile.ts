@@ -71,15 +71,23 @@ function pump(ctx: Ctx, block: Buffer, total: number): null {
 
 const FILLER = Buffer.from(`<p>${'Filler of a hostile page. '.repeat(36)}</p>\n`.repeat(64));
 
+/** A HEAD request gets the headers alone (the streamed bodies below are for GET). */
+function headOnly(ctx: Ctx): null {
+  ctx.res.end();
+  return null;
+}
+
 function huge(ctx: Ctx): null {
   const total = intParam(ctx, 'mb', 200, MAX_HUGE_MB) * 1000 * 1000;
   ctx.res.writeHead(200, { 'content-type': HTML_TYPE, 'content-length': total });
+  if (ctx.method === 'HEAD') return headOnly(ctx);
   return pump(ctx, FILLER, total);
 }
 
 function endless(ctx: Ctx): null {
   const res = ctx.res;
   res.writeHead(200, { 'content-type': HTML_TYPE });
+  if (ctx.method === 'HEAD') return headOnly(ctx);
   if (ctx.query.get('fast') === '1') return pump(ctx, FILLER, Number.POSITIVE_INFINITY);
   const chunk = `<p>${'more '.repeat(200)}</p>\n`;
   const t = setInterval(() => res.write(chunk), 50);
@@ -91,6 +99,7 @@ function endless(ctx: Ctx): null {
 function drip(ctx: Ctx, type: string, bytes: number, everyMs: number): null {
   const res = ctx.res;
   res.writeHead(200, { 'content-type': type, 'content-length': bytes });
+  if (ctx.method === 'HEAD') return headOnly(ctx);
   let sent = 1;
   res.write('#');
   const t = setInterval(() => {

@@ -49,6 +49,22 @@ describe('server', () => {
     }
   });
 
+  test("HEAD of the hostile host's streamed bodies answers headers only, and ends", async () => {
+    const web = await startTestWeb();
+    try {
+      for (const path of ['/huge', '/endless', '/endless?fast=1', '/drip']) {
+        // Before, a HEAD of /endless never ended and /huge pumped 200 MB into nothing.
+        const r = await rawGet(web.port, 'hostile.test', path, { method: 'HEAD', timeoutMs: 5000 });
+        assert.equal(r.status, 200, path);
+        assert.equal(r.body.length, 0, path);
+      }
+      const huge = await rawGet(web.port, 'hostile.test', '/huge', { method: 'HEAD' });
+      assert.equal(huge.headers['content-length'], String(200 * 1000 * 1000));
+    } finally {
+      await web.close();
+    }
+  });
+
   test('simulated clock: set, advance, speed', async () => {
     const web = await startTestWeb({ clockStartMs: 1_000 });
     assert.equal(web.clock.now(), 1_000);
