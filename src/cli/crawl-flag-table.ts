@@ -10,7 +10,7 @@ import {
 } from '../crawl/options.js';
 import { DEFAULT_STRATEGY_OPTIONS as S } from '../frontier/names.js';
 import { ADAPT_DEFAULTS } from '../relevance/adapt-defaults.js';
-import { THRESHOLD_DEFAULTS } from '../relevance/threshold.js';
+import { THRESHOLD_DEFAULTS } from '../relevance/threshold-spec.js';
 import { DEFAULT_THRESHOLD } from '../relevance/vsm.js';
 import {
   count,

@@ -10,7 +10,7 @@ import {
   parseThresholdSpec,
   THRESHOLD_DEFAULTS,
   type ThresholdOverrides,
-} from '../relevance/threshold.js';
+} from '../relevance/threshold-spec.js';
 import { type Parsed, str } from './args.js';
 import { CRAWL_FLAGS, THRESHOLD_PARAMS } from './crawl-flag-table.js';
 import { flagsByOption, refuseSchemaIssues } from './schema-issues.js';

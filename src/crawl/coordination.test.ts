@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createTermCollector, META_THRESHOLD } from '../relevance/index.js';
-import { createThreshold, type ThresholdSpec } from '../relevance/threshold.js';
+import { createThreshold } from '../relevance/threshold.js';
+import type { ThresholdSpec } from '../relevance/threshold-spec.js';
 import { createMemoryStore } from '../store/index.js';
 import { type Coordination, localCoordination, type SharedJob } from './coordination.js';
 import { decodeBatch, type FeedBatch, isEmptyBatch } from './feed.js';

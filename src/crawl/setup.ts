@@ -11,12 +11,12 @@ import {
   type ThresholdHistory,
   type Topic,
 } from '../relevance/index.js';
+import type { ThresholdPolicy } from '../relevance/threshold.js';
 import {
   parseThresholdSpec,
   type ThresholdOverrides,
-  type ThresholdPolicy,
   type ThresholdSpec,
-} from '../relevance/threshold.js';
+} from '../relevance/threshold-spec.js';
 import { loadSiteModel, parseSiteModel, type SiteModel } from '../sitemodel/index.js';
 import {
   acquireRunLock,

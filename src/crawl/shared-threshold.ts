@@ -11,11 +11,8 @@ import {
   type ThresholdHistory,
   type ThresholdKind,
 } from '../relevance/index.js';
-import {
-  createThreshold,
-  type ThresholdPolicy,
-  type ThresholdSpec,
-} from '../relevance/threshold.js';
+import { createThreshold, type ThresholdPolicy } from '../relevance/threshold.js';
+import type { ThresholdSpec } from '../relevance/threshold-spec.js';
 import type { Store } from '../store/index.js';
 import type { Coordination, SharedJob } from './coordination.js';
 import type { FeedBatch } from './feed.js';

@@ -55,18 +55,16 @@ export {
   termCounts,
 } from './tfidf.js';
 export { createTfidfModel, keywordIdf, type TfidfScore, tfidfRelevance } from './tfidf-model.js';
+export { createThreshold, HISTOGRAM_BINS, type ThresholdPolicy } from './threshold.js';
 export {
-  createThreshold,
-  HISTOGRAM_BINS,
   parseThresholdSpec,
   separatingThreshold,
   THRESHOLD_DEFAULTS,
   type ThresholdOverrides,
-  type ThresholdPolicy,
   type ThresholdSpec,
   thresholdSpecSchema,
   validateThresholdSpec,
-} from './threshold.js';
+} from './threshold-spec.js';
 export {
   createTopic,
   loadTopicFile,
