@@ -267,7 +267,7 @@ export function pageOutcome(
       rules.seen.addChecked(s.priority);
       familySent.add(url);
       const item: NewUrl = {
-        url: url,
+        url,
         depth,
         priority: s.priority,
         discoveredAt: fetchedAt,

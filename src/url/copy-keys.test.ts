@@ -39,6 +39,8 @@ describe('withoutKeys', () => {
     [`${H}/a;other=1`, `${H}/a;other=1`],
     [`${H}/;x/b?s=1`, `${H}/;x/b`],
     [`${H}/`, `${H}/`],
+    // A URL without the keys is given back as it was written.
+    [`${H}/a?x=1&&y=2&`, `${H}/a?x=1&&y=2&`],
   ];
   for (const [url, expected] of table) {
     it(`${url} → ${expected}`, () => assert.equal(withoutKeys(url, keys), expected));

@@ -109,16 +109,15 @@ export function withoutKeys(url: string, keys: ReadonlySet<string>): string {
     const eq = param.indexOf('=');
     if (keys.has(`;${eq < 0 ? param : param.slice(0, eq)}`)) path = path.slice(0, semi);
   }
-  let query = '';
-  if (q >= 0 && q < end) {
-    const kept = url
-      .slice(q + 1, end)
-      .split('&')
-      .filter((pair) => {
-        const eq = pair.indexOf('=');
-        return pair !== '' && !keys.has(eq < 0 ? pair : pair.slice(0, eq));
-      });
-    if (kept.length > 0) query = `?${kept.join('&')}`;
+  let query = q >= 0 && q < end ? url.slice(q, end) : '';
+  if (query !== '') {
+    const pairs = query.slice(1).split('&');
+    const kept = pairs.filter((pair) => {
+      const eq = pair.indexOf('=');
+      return !keys.has(eq < 0 ? pair : pair.slice(0, eq));
+    });
+    // Nothing dropped: the query stays as it was, written the same.
+    if (kept.length < pairs.length) query = kept.length > 0 ? `?${kept.join('&')}` : '';
   }
   return url.slice(0, slash) + path + query + url.slice(end);
 }
