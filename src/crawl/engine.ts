@@ -31,7 +31,7 @@ import { Healing } from './healing.js';
 import { HostReadiness } from './host-ready.js';
 import type { CrawlOptions } from './options.js';
 import { failure, type PageRules, pageOutcome } from './page.js';
-import { type Figures, Recorder } from './recorder.js';
+import { type Figures, Recorder, startFigures } from './recorder.js';
 import { queuedRefusal, RuleKeeper } from './rules.js';
 import { runFetcher } from './run-fetcher.js';
 import { RunLog } from './run-log.js';
@@ -153,15 +153,7 @@ export class Engine {
     );
     // A crawl kept alive (watch/) goes on whatever fails: its revisits may still answer.
     this.#heal = new Healing(o, s.store, hooks.keepAlive === undefined);
-    this.#f = {
-      counts: { ...s.counts },
-      fetchedTotal: s.fetchedTotal,
-      run: { fetched: 0, complete: 0, discard: 0, error: 0, redirect: 0, bytes: 0 },
-      retries: 0,
-      requeued: 0,
-      refused: {},
-      seedErrors: [],
-    };
+    this.#f = startFigures(s.counts, s.fetchedTotal);
     this.#rec = new Recorder(
       s.lease,
       s.seeds,
@@ -196,12 +188,12 @@ export class Engine {
     this.#wake.notify();
   }
 
-  /** The page rules in force (kept current as the crawl adapts and learns). */
   /** Paused through the control channel (control.ts): no request starts. */
   get paused(): boolean {
     return this.#control?.paused === true;
   }
 
+  /** The page rules in force (kept current as the crawl adapts and learns). */
   get rules(): PageRules {
     return this.#rules;
   }

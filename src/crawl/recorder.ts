@@ -25,6 +25,19 @@ export interface Figures {
   seedErrors: { url: string; error: string }[];
 }
 
+/** A run's figures at its start: the store's counts and outcomes so far, nothing of its own. */
+export function startFigures(counts: StateCounts, fetchedTotal: number): Figures {
+  return {
+    counts: { ...counts },
+    fetchedTotal,
+    run: { fetched: 0, complete: 0, discard: 0, error: 0, redirect: 0, bytes: 0 },
+    retries: 0,
+    requeued: 0,
+    refused: {},
+    seedErrors: [],
+  };
+}
+
 export class Recorder {
   readonly f: Figures;
   readonly #lease: CrawlLease;
