@@ -14,6 +14,7 @@ import {
   type TestWeb,
 } from '../testweb/index.js';
 import { AnalysisPool, analyzer, parseThreadCount } from './index.js';
+import { MAX_THREAD_BODY_BYTES } from './pool.js';
 import type { AnalysisSetup } from './types.js';
 
 const WEB = { seed: 1, size: 'small' as const };
@@ -80,6 +81,26 @@ describe('analysis threads', () => {
     assert.ok(pool);
     await pool.close();
     assert.equal(await pool.analyze(responses[0] as FetchResult), undefined);
+  });
+});
+
+describe('a body too large for a thread', () => {
+  it('is left to the caller, and the threads go on (a 300 MB page ended the process)', async () => {
+    const lost: string[] = [];
+    const pool = AnalysisPool.start(1, SETUP, (m) => lost.push(m));
+    assert.ok(pool);
+    try {
+      const page = responses[0] as FetchResult;
+      const body = Buffer.alloc(300 * 1000 * 1000, 'word ');
+      assert.equal(await pool.analyze({ ...page, body, bytes: body.length }), undefined);
+      const edge = Buffer.alloc(MAX_THREAD_BODY_BYTES + 1, 'word ');
+      assert.equal(await pool.analyze({ ...page, body: edge, bytes: edge.length }), undefined);
+      assert.deepEqual(await pool.analyze(page), local(page));
+      assert.equal(pool.threads, 1);
+      assert.deepEqual(lost, []);
+    } finally {
+      await pool.close();
+    }
   });
 });
 

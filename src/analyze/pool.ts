@@ -9,7 +9,8 @@
  * answer is what `judgePage` and the duplicate check would compute on the caller's
  * thread, given to them so that they do not compute it again. `analyze` never
  * rejects: when a thread fails (or the pool is closed) it resolves undefined and the
- * caller analyses the page itself, as with no pool; the thread is not replaced.
+ * caller analyses the page itself, as with no pool; the thread is not replaced. A body
+ * over MAX_THREAD_BODY_BYTES is not sent: the caller analyses it too.
  */
 import type { Worker } from 'node:worker_threads';
 import type { FetchResult } from '../fetch/index.js';
@@ -21,6 +22,14 @@ export const ANALYSIS_THREAD_HEAP: HeapLimits = {
   maxOldGenerationSizeMb: 256,
   maxYoungGenerationSizeMb: 8,
 };
+
+/**
+ * Bodies larger than this (bytes) are left to the caller's thread, whose heap is twice
+ * as large: decoding a body of a few hundred MB (a raised `maxBytes`) needs more than an
+ * analysis thread's heap, and V8 then ends the whole process, not the thread (a 300 MB
+ * page did so). 16 MiB is eight times the default `maxBytes`.
+ */
+export const MAX_THREAD_BODY_BYTES = 16 * 1024 * 1024;
 
 interface Thread {
   worker: Worker;
@@ -58,6 +67,7 @@ export class AnalysisPool {
 
   /** The analysis of `res`; undefined when the caller is to analyse it (see the module comment). */
   analyze(res: FetchResult): Promise<Analysis | undefined> {
+    if (res.body.length > MAX_THREAD_BODY_BYTES) return Promise.resolve(undefined);
     const t = this.#pick();
     if (t === undefined) return Promise.resolve(undefined);
     const id = this.#next++;
