@@ -118,6 +118,8 @@ describe('conflicting, idle and absurd flags are refused, naming the flags', () 
       /--first-byte-timeout-ms 90000 is longer than --timeout-ms 60000/,
     ],
     [['--max-bytes', '0'], /--max-bytes must be at least 1 byte/],
+    // A larger page cannot be decoded into one string (a 600 MB page failed untyped).
+    [['--max-bytes', '600000000'], /--max-bytes must be at most 536870888, got 600000000/],
     [
       ['--user-agent', 'bot/1', '--contact-url', 'https://a.example/'],
       /--contact-url .*--user-agent/,

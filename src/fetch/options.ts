@@ -5,6 +5,9 @@ import type { LookupFunction } from 'node:net';
 import { z } from 'zod';
 import { InvalidOptionError } from '../errors/index.js';
 
+/** The largest `maxBytes`: V8's longest string (2^29 − 24 characters), which a decoded page must fit. */
+export const MAX_BODY_BYTES = 2 ** 29 - 24;
+
 function readVersion(): string {
   try {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -101,13 +104,15 @@ export const fetcherOptionsSchema = z.strictObject({
   urlTimeoutMs: ms(1).optional(),
   /**
    * Body bytes kept after decompression; the rest is not read (`truncated: true`).
-   * 10240 reproduces DESIGN 1.4.
+   * 10240 reproduces DESIGN 1.4. At most 536,870,888: a page is decoded into one string,
+   * and V8's strings are no longer (a larger body failed every page it cut).
    * @default 2097152
    */
   maxBytes: z
     .number()
     .int()
     .min(1)
+    .max(MAX_BODY_BYTES)
     .default(2 * 1024 * 1024),
   /**
    * Redirects followed per fetch.
