@@ -19,6 +19,7 @@
 import { parseArgs } from 'node:util';
 import { expectedFreshness } from '../src/schedule/index.js';
 import { NEWS_EPOCH_MS, newsArticles } from '../src/testweb/index.js';
+import { seededRandom as rng } from '../src/util/random.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -36,18 +37,6 @@ const articles = newsArticles(Number(a.seed), a.size as 'large').filter(
   (x) => x.birth <= NEWS_EPOCH_MS,
 );
 const fbar = Number(a['revisits-per-day']) / articles.length;
-
-/** mulberry32: a small seeded generator, so that every run draws the same outcomes. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Page {
   lambda: number;

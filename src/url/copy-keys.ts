@@ -35,27 +35,51 @@ export const COPY_KEY_LEARN_AT = 2;
 /** Keys at most in which two URLs may differ for their pages' sameness to count. */
 const MAX_KEYS = 2;
 
-function keyed(url: string): Keyed | null {
+/** Where a URL's parts are: the origin ends at `slash`, the path at `pathEnd`, the query at `end`. */
+interface Cuts {
+  slash: number;
+  pathEnd: number;
+  /** Where the query starts (its `?`), or -1. */
+  q: number;
+  /** Where the fragment starts, or the URL's length. */
+  end: number;
+}
+
+function cuts(url: string): Cuts | null {
   const scheme = url.indexOf('://');
   if (scheme < 0) return null;
   const slash = url.indexOf('/', scheme + 3);
   if (slash < 0) return null;
   const hash = url.indexOf('#', slash);
   const end = hash < 0 ? url.length : hash;
-  const q = url.indexOf('?', slash);
-  const pathEnd = q < 0 || q > end ? end : q;
-  let path = url.slice(slash, pathEnd);
+  const at = url.indexOf('?', slash);
+  const q = at < 0 || at > end ? -1 : at;
+  return { slash, pathEnd: q < 0 ? end : q, q, end };
+}
+
+/** The `;name=value` parameter at the end of a path: where it starts and its key. */
+function pathParam(path: string): { at: number; key: string; value: string } | null {
+  const at = path.indexOf(';', path.lastIndexOf('/'));
+  if (at < 0) return null;
+  const param = path.slice(at + 1);
+  const eq = param.indexOf('=');
+  return eq > 0
+    ? { at, key: `;${param.slice(0, eq)}`, value: param.slice(eq + 1) }
+    : { at, key: `;${param}`, value: '' };
+}
+
+function keyed(url: string): Keyed | null {
+  const c = cuts(url);
+  if (c === null) return null;
+  let path = url.slice(c.slash, c.pathEnd);
   const values = new Map<string, string>();
-  const semi = path.indexOf(';', path.lastIndexOf('/'));
-  if (semi >= 0) {
-    const param = path.slice(semi + 1);
-    path = path.slice(0, semi);
-    const eq = param.indexOf('=');
-    if (eq > 0) values.set(`;${param.slice(0, eq)}`, param.slice(eq + 1));
-    else values.set(`;${param}`, '');
+  const param = pathParam(path);
+  if (param !== null) {
+    path = path.slice(0, param.at);
+    values.set(param.key, param.value);
   }
-  if (q >= 0 && q < end) {
-    for (const pair of url.slice(q + 1, end).split('&')) {
+  if (c.q >= 0) {
+    for (const pair of url.slice(c.q + 1, c.end).split('&')) {
       if (pair === '') continue;
       const eq = pair.indexOf('=');
       const k = eq < 0 ? pair : pair.slice(0, eq);
@@ -65,7 +89,7 @@ function keyed(url: string): Keyed | null {
       values.set(k, had === undefined ? v : `${had}&${v}`);
     }
   }
-  return { origin: url.slice(0, slash), path, values };
+  return { origin: url.slice(0, c.slash), path, values };
 }
 
 /**
@@ -95,21 +119,12 @@ export function copyKeys(a: string, b: string): string[] | null {
 
 /** Drops `keys` (query keys, and `;name` for a path parameter) from a URL. */
 export function withoutKeys(url: string, keys: ReadonlySet<string>): string {
-  const scheme = url.indexOf('://');
-  const slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
-  if (slash < 0) return url;
-  const hash = url.indexOf('#', slash);
-  const end = hash < 0 ? url.length : hash;
-  const q = url.indexOf('?', slash);
-  const pathEnd = q < 0 || q > end ? end : q;
-  let path = url.slice(slash, pathEnd);
-  const semi = path.indexOf(';', path.lastIndexOf('/'));
-  if (semi >= 0) {
-    const param = path.slice(semi + 1);
-    const eq = param.indexOf('=');
-    if (keys.has(`;${eq < 0 ? param : param.slice(0, eq)}`)) path = path.slice(0, semi);
-  }
-  let query = q >= 0 && q < end ? url.slice(q, end) : '';
+  const c = cuts(url);
+  if (c === null) return url;
+  let path = url.slice(c.slash, c.pathEnd);
+  const param = pathParam(path);
+  if (param !== null && keys.has(param.key)) path = path.slice(0, param.at);
+  let query = c.q >= 0 ? url.slice(c.q, c.end) : '';
   if (query !== '') {
     const pairs = query.slice(1).split('&');
     const kept = pairs.filter((pair) => {
@@ -119,7 +134,7 @@ export function withoutKeys(url: string, keys: ReadonlySet<string>): string {
     // Nothing dropped: the query stays as it was, written the same.
     if (kept.length < pairs.length) query = kept.length > 0 ? `?${kept.join('&')}` : '';
   }
-  return url.slice(0, slash) + path + query + url.slice(end);
+  return url.slice(0, c.slash) + path + query + url.slice(c.end);
 }
 
 export type CopyKeysJson = Record<string, string[]>;
@@ -188,12 +203,11 @@ export class CopyKeys {
   /** `url` without the keys learnt for its origin (the same string when none applies). */
   strip(url: string): string {
     if (this.#learnt.size === 0) return url;
-    const scheme = url.indexOf('://');
-    const slash = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
-    if (slash < 0) return url;
-    const keys = this.#learnt.get(url.slice(0, slash));
+    const c = cuts(url);
+    if (c === null) return url;
+    const keys = this.#learnt.get(url.slice(0, c.slash));
     if (keys === undefined) return url;
-    if (url.indexOf('?', slash) < 0 && url.indexOf(';', slash) < 0) return url;
+    if (c.q < 0 && url.indexOf(';', c.slash) < 0) return url;
     return withoutKeys(url, keys);
   }
 }

@@ -1,7 +1,11 @@
 // Duplicates in a crawl: print views and session-id variants of the test web's
 // pages are recorded as duplicates of the page kept first, without body or links
 // followed; no distinct page is taken for a duplicate; a resumed crawl still knows
-// the pages kept before.
+// the pages kept before. Session-id copies stop costing requests once two have taught
+// the crawl the key (docs/dedup.md, "URL copies"). Regression: a focused crawl of the
+// medium web fetched session-id copies of pages it had kept
+// (`/articles/10687.html?s=49cf4720`), raised by neighbours' loans, each a request for a
+// duplicate.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,5 +126,49 @@ describe('duplicates in a crawl', () => {
     assert.deepEqual(stats.duplicates, { exact: 0, near: 0 });
     const kept = pages.filter((p) => p.state === 'complete').map((p) => canon(p.url));
     assert.ok(new Set(kept).size < kept.length, 'copies kept as pages of their own');
+  });
+});
+
+/** A session-id variant of a page (not a print view). */
+const isSessionCopy = (url: string) =>
+  duplicateOf(WEB, url) !== undefined && /[?&;](s|jsessionid)=/.test(url);
+
+/** Session copies requested (history rows with an answer), refusals, and the learnt keys. */
+async function copiesOf(name: string) {
+  const s = await openStore(join(root, name), { readonly: true });
+  let fetched = 0;
+  const refused: string[] = [];
+  for await (const h of s.history()) {
+    if (!isSessionCopy(h.url)) continue;
+    if (h.status !== null) fetched++;
+    else if (h.error?.includes('a copy of')) refused.push(h.error);
+  }
+  const keys = await s.getMeta<Record<string, string[]>>('copyKeys');
+  await s.close();
+  return { fetched, refused, keys };
+}
+
+describe('keys that change nothing', () => {
+  it('a crawl stops fetching session-id copies once two have taught it the key', async () => {
+    await crawl(options('keys-off', { learnCopyKeys: false }));
+    await crawl(options('keys-on', {}));
+    const off = await copiesOf('keys-off');
+    const on = await copiesOf('keys-on');
+    assert.ok(off.fetched >= 10, `without learning, ${off.fetched} session copies fetched`);
+    assert.equal(off.keys, undefined);
+    assert.deepEqual(on.keys?.[`http://${host}`], ['s']);
+    // Two copies teach the key; copies queued meanwhile are refused, not fetched.
+    assert.ok(on.fetched <= 4, `with learning, ${on.fetched} session copies fetched`);
+    for (const e of on.refused)
+      assert.match(e, /^FC_ERR_OUT_OF_SCOPE.*learnt to change nothing: s\)/);
+  });
+
+  it('a resumed crawl drops the learnt keys from its first page on', async () => {
+    await crawl(options('keys-resume', { maxPages: 80 }));
+    const first = await copiesOf('keys-resume');
+    assert.deepEqual(first.keys?.[`http://${host}`], ['s']);
+    await crawl(options('keys-resume', { maxPages: 300 }));
+    const second = await copiesOf('keys-resume');
+    assert.equal(second.fetched, first.fetched, 'no session copy fetched after the resume');
   });
 });
