@@ -5,7 +5,7 @@
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type CrawlSummary, crawl, type StrategyName } from '../../crawl/index.js';
+import { type CrawlSummary, crawl, REFUSED_CODES, type StrategyName } from '../../crawl/index.js';
 import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
 import { writeReport } from '../../report/index.js';
@@ -211,6 +211,9 @@ async function runCrawl(
   let keptByRelevance = 0;
   try {
     for await (const h of s.history()) {
+      // A URL refused before any request (a session-id copy, robots.txt) was not fetched.
+      if (h.status === null && REFUSED_CODES.has(h.error?.slice(0, h.error.indexOf(':')) ?? ''))
+        continue;
       fetched++;
       if (truth.has(h.url)) relevantFetched++;
       if ((h.relevance ?? 0) >= 0.1) keptByRelevance++;
