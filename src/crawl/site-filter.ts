@@ -158,7 +158,7 @@ export class SiteFilter {
    * it is still followed. Counted with the refused links.
    */
   refusesQueued(url: string): string | null {
-    const host = hostOf(url);
+    const host = hostAndPort(url);
     if (host === null || !this.#hosts.has(host)) return null;
     const p = this.#refusedBy(url);
     if (p == null) return null;
@@ -168,7 +168,7 @@ export class SiteFilter {
 
   /** Whether a link to `url` is followed. Each URL is counted once. */
   allows(url: string): boolean {
-    const host = hostOf(url);
+    const host = hostAndPort(url);
     if (host === null) return false;
     if (!this.#hosts.has(host)) return true;
     const p = this.#refusedBy(url);
@@ -245,9 +245,11 @@ export class SiteFilter {
   }
 }
 
-/** The finest pattern of a URL; '' for one that has none. */
-/** The host of `url`; null when it does not parse. */
-function hostOf(url: string): string | null {
+/**
+ * The host of `url` with its port, as a site model names hosts (url/'s `hostOf` leaves
+ * the port out); null when it does not parse.
+ */
+function hostAndPort(url: string): string | null {
   try {
     return new URL(url).host;
   } catch {
@@ -255,6 +257,7 @@ function hostOf(url: string): string | null {
   }
 }
 
+/** The finest pattern of a URL; '' for one that has none. */
 function fineOf(url: string): string {
   try {
     return patternOf(url);

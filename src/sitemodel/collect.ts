@@ -94,7 +94,7 @@ class SampleJudge {
   readonly #pages: SplitSamplePage[] = [];
   readonly #at = new Map<string, number>();
   #splitAt = 0;
-  readonly settled: string[] = [];
+  /** Patterns settled, in the order they settled. */
   readonly #settled = new Set<string>();
   readonly #options = resolveLearnOptions({});
   readonly #memo = new ContentMemo();
@@ -104,6 +104,10 @@ class SampleJudge {
   constructor(settleAt: number, inScope: (url: string) => boolean) {
     this.#settleAt = settleAt;
     this.#inScope = inScope;
+  }
+
+  get settled(): string[] {
+    return [...this.#settled];
   }
 
   isSettled(pattern: string): boolean {
@@ -150,7 +154,6 @@ class SampleJudge {
       // A duplicate of another pattern, or one text on every page (a form).
       const texts = new Set(role.pages.map((i) => contents[i]!.key));
       if (role.role === 'duplicate' || (role.pages.length >= this.#settleAt && texts.size === 1)) {
-        this.settled.push(pattern);
         this.#settled.add(pattern);
       }
     }

@@ -18,8 +18,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { StoreError } from '../errors/index.js';
+import { DB_FILE } from './location.js';
 import { acquireRunLock } from './run-lock.js';
-import { DB_FILE } from './sqlite-open.js';
 
 export type CheckPart = 'database' | 'search index' | 'page file' | 'leftover';
 

@@ -36,8 +36,9 @@ export type {
   PageFields,
 } from './field-types.js';
 export { leaseLost, pidAlive, thisProcess } from './lease.js';
+export { DB_FILE, isPgLocation } from './location.js';
 export { createMemoryStore, MemoryStore } from './memory.js';
-export { connectStore, isPgLocation, storeDirOf, storeExists } from './open.js';
+export { connectStore, storeDirOf, storeExists } from './open.js';
 export { type StoreOptions, type StoreOptionsInput, storeOptionsSchema } from './options.js';
 export { PgStore } from './pg.js';
 export type { FeedRow, PgCoordinator } from './pg-coordinator.js';
@@ -64,7 +65,7 @@ export {
 } from './run-lock.js';
 export { SCHEMA_VERSION } from './schema.js';
 export { SqliteStore } from './sqlite.js';
-export { DB_FILE, openStore } from './sqlite-open.js';
+export { openStore } from './sqlite-open.js';
 export { errorCode } from './tally.js';
 export type {
   PageText,

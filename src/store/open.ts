@@ -8,8 +8,6 @@ import type { Store } from './contracts.js';
 import { DB_FILE, isPgLocation } from './location.js';
 import type { StoreOptionsInput } from './options.js';
 
-export { isPgLocation };
-
 /** The directory of a store kept in one (SQLite); undefined for a database URL. */
 export function storeDirOf(location: string): string | undefined {
   return isPgLocation(location) ? undefined : location;

@@ -12,7 +12,6 @@ import {
   StoreError,
   StoreVersionError,
 } from '../errors/index.js';
-import { isPgLocation } from './location.js';
 import { parseStoreOptions, type StoreOptionsInput } from './options.js';
 import { PgStore } from './pg.js';
 import type { BodyPlace } from './pg-bodies.js';
@@ -25,8 +24,6 @@ export const DEFAULT_PG_SCHEMA = 'focuscrawl';
 /** Connections of a store's pool unless `?pool=` says otherwise. */
 const DEFAULT_POOL = 8;
 const SCHEMA_RE = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-export { isPgLocation };
 
 export interface PgLocation {
   /** The connection string for the driver (without focuscrawl's own parameters). */

@@ -28,8 +28,6 @@ import { parseStoreOptions, type StoreOptionsInput } from './options.js';
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { SqliteStore } from './sqlite.js';
 
-export { DB_FILE };
-
 /** SQLite page cache of the connection, in KiB (the frontier itself stays on disk). */
 const CACHE_KIB = 8 * 1024;
 /** WAL size (in 4 KiB pages) that triggers a checkpoint (SQLite's default: 1000). */

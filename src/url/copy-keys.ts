@@ -97,6 +97,11 @@ function keyed(url: string): Keyed | null {
  * one or two, their values are id-like, and the URLs differ in nothing else; else null.
  */
 export function copyKeys(a: string, b: string): string[] | null {
+  return differing(a, b)?.keys ?? null;
+}
+
+/** `copyKeys`, with the origin the two URLs share. */
+function differing(a: string, b: string): { origin: string; keys: string[] } | null {
   const x = keyed(a);
   const y = keyed(b);
   if (x === null || y === null || x.origin !== y.origin || x.path !== y.path) return null;
@@ -114,7 +119,7 @@ export function copyKeys(a: string, b: string): string[] | null {
     const v = x.values.get(k) ?? y.values.get(k);
     if (v === undefined || !ID_LIKE.test(v)) return null;
   }
-  return keys;
+  return { origin: x.origin, keys };
 }
 
 /** Drops `keys` (query keys, and `;name` for a path parameter) from a URL. */
@@ -175,9 +180,9 @@ export class CopyKeys {
    * the keys their URLs differ in. Returns the keys this learnt (usually none).
    */
   observe(copy: string, original: string): string[] {
-    const keys = copyKeys(copy, original);
-    if (keys === null) return [];
-    const origin = (keyed(copy) as Keyed).origin;
+    const d = differing(copy, original);
+    if (d === null) return [];
+    const { origin, keys } = d;
     // The page: its URL without the keys (pages that differ only in their query count apart).
     const page = withoutKeys(original, new Set(keys));
     const learnt: string[] = [];

@@ -9,7 +9,7 @@ import { type CrawlSummary, crawl, REFUSED_CODES, type StrategyName } from '../.
 import { CliUsageError } from '../../errors/index.js';
 import { formatStatus, gatherStatus } from '../../export/index.js';
 import { writeReport } from '../../report/index.js';
-import { openStore } from '../../store/index.js';
+import { errorCode, openStore } from '../../store/index.js';
 import { labels, startTestWeb, type TestWeb, type WebSize } from '../../testweb/index.js';
 import { bool, type FlagSpec, int, parseFlags, str } from '../args.js';
 import type { Io } from '../index.js';
@@ -212,8 +212,7 @@ async function runCrawl(
   try {
     for await (const h of s.history()) {
       // A URL refused before any request (a session-id copy, robots.txt) was not fetched.
-      if (h.status === null && REFUSED_CODES.has(h.error?.slice(0, h.error.indexOf(':')) ?? ''))
-        continue;
+      if (h.status === null && h.error !== null && REFUSED_CODES.has(errorCode(h.error))) continue;
       fetched++;
       if (truth.has(h.url)) relevantFetched++;
       if ((h.relevance ?? 0) >= 0.1) keptByRelevance++;
