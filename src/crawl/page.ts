@@ -27,7 +27,7 @@ import type {
   PageLink,
   RedirectStep,
 } from '../store/index.js';
-import { type CopyKeys, linkDepth } from '../url/index.js';
+import { type CopyKeys, LIKELY_COPY_FACTOR, likelyCopies, linkDepth } from '../url/index.js';
 import type { CrawlDedup } from './dedup.js';
 import { redirectSteps } from './redirects.js';
 import { type SeenUrls, sendsAgain } from './seen.js';
@@ -234,6 +234,15 @@ export function pageOutcome(
     const linkScore = rules.linkScore;
     const inPage = new Set<string>(refresh ? [refresh.url] : []);
     const copyKeys = rules.copyKeys ?? null;
+    // Links that are a known URL plus a session id wait at a lower priority, lend and
+    // borrow nothing: before a copy was fetched to teach the key, they are likely copies.
+    const copies =
+      copyKeys === null
+        ? null
+        : likelyCopies(
+            page.links.map((l) => copyKeys.strip(l.url)),
+            (u) => u === pageUrl || rules.seen.sent(u) !== undefined,
+          );
     for (const l of page.links) {
       // Keys learnt to change nothing (session ids) are dropped: the page's own URL remains.
       const url = copyKeys === null ? l.url : copyKeys.strip(l.url);
@@ -248,6 +257,7 @@ export function pageOutcome(
         family.push(member);
       }
       if (l.nofollow || !deepEnough) continue;
+      const copy = copies?.has(url) === true;
       // The best priority this run sent the URL with; a link seen again on a better
       // path is sent again (the store raises its priority); claimed URLs never.
       const sent = rules.seen.sent(url);
@@ -258,14 +268,15 @@ export function pageOutcome(
           ? textScore
           : () => linkScore({ url, anchor: l.anchor, context, title }, claimed.url);
       const s = rules.strategy.link(parent, { anchor: l.anchor, context: l.context, url }, score);
-      if (member !== null && s !== null && s.evidence !== undefined) {
+      if (copy && s !== null) s.priority *= LIKELY_COPY_FACTOR;
+      if (member !== null && !copy && s !== null && s.evidence !== undefined) {
         member.evidence = s.evidence;
         familyValue = s.value;
       }
       // A link left out now may be found again on a better path.
       if (s === null || !sendsAgain(sent, s.priority)) continue;
       rules.seen.addChecked(s.priority);
-      familySent.add(url);
+      if (!copy) familySent.add(url);
       const item: NewUrl = {
         url,
         depth,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { COPY_KEY_LEARN_AT, CopyKeys, copyKeys, withoutKeys } from './index.js';
+import { COPY_KEY_LEARN_AT, CopyKeys, copyKeys, likelyCopies, withoutKeys } from './index.js';
 
 const H = 'http://news.test';
 
@@ -24,6 +24,47 @@ describe('copyKeys: the keys one URL of a page adds to the other', () => {
   ];
   for (const [name, a, b, expected] of table) {
     it(name, () => assert.deepEqual(copyKeys(a, b), expected));
+  }
+});
+
+describe('likelyCopies: links that are a known URL plus a session id', () => {
+  const page = `${H}/a/1.html`;
+  const known = new Set([page, `${H}/a/0.html`]);
+  const table: [string, string[], string[]][] = [
+    ['the page itself with a session id', [`${page}?s=d418bb41`], [`${page}?s=d418bb41`]],
+    [
+      'another link with the same session id, its own URL unknown',
+      [`${page}?s=d418bb41`, `${H}/a/2.html?s=d418bb41`],
+      [`${page}?s=d418bb41`, `${H}/a/2.html?s=d418bb41`],
+    ],
+    [
+      'the same id before the link that shows it',
+      [`${H}/a/2.html?s=d418bb41`, `${page}?s=d418bb41`],
+      [`${H}/a/2.html?s=d418bb41`, `${page}?s=d418bb41`],
+    ],
+    [
+      'a known page with a path parameter',
+      [`${H}/a/0.html;jsessionid=8F3A1C2B`],
+      [`${H}/a/0.html;jsessionid=8F3A1C2B`],
+    ],
+    ['an unknown page with an id: not judged', [`${H}/a/2.html?s=d418bb41`], []],
+    [
+      'another id on another link',
+      [`${page}?s=d418bb41`, `${H}/a/2.html?s=77aa88bb`],
+      [`${page}?s=d418bb41`],
+    ],
+    [
+      'the same id on another host',
+      [`${page}?s=d418bb41`, 'http://b.test/a/2.html?s=d418bb41'],
+      [`${page}?s=d418bb41`],
+    ],
+    ['a value that is no id', [`${page}?view=print`, `${page}?page=2`], []],
+    ['a link without a query', [`${H}/a/2.html`, page], []],
+  ];
+  for (const [name, links, expected] of table) {
+    it(name, () =>
+      assert.deepEqual([...likelyCopies(links, (u) => known.has(u))].sort(), [...expected].sort()),
+    );
   }
 });
 

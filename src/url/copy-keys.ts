@@ -142,6 +142,44 @@ export function withoutKeys(url: string, keys: ReadonlySet<string>): string {
   return url.slice(0, c.slash) + path + query + url.slice(c.end);
 }
 
+/** What a likely copy's priority is multiplied by (`likelyCopies`): it waits, not dropped. */
+export const LIKELY_COPY_FACTOR = 0.5;
+
+/**
+ * The links of one page that are most likely copies of pages known already, before any
+ * copy was fetched to teach a key: a link that is a known URL (the page's own, or one
+ * the crawl has seen) plus an id-like key (`?s=49cf4720`), and any other link carrying
+ * the same key and value (the session id the page hands every link). `known` says
+ * whether a URL is known.
+ */
+export function likelyCopies(urls: Iterable<string>, known: (url: string) => boolean): Set<string> {
+  const copies = new Set<string>();
+  /** `origin key=value` of the ids found in copies. */
+  const ids = new Set<string>();
+  const rest: { url: string; origin: string; values: Map<string, string> }[] = [];
+  for (const url of urls) {
+    const c = cuts(url);
+    if (c === null || (c.q < 0 && url.indexOf(';', c.slash) < 0)) continue;
+    const k = keyed(url);
+    if (k === null) continue;
+    let copy = false;
+    for (const [key, value] of k.values) {
+      if (!ID_LIKE.test(value)) continue;
+      const bare = withoutKeys(url, new Set([key]));
+      if (bare === url || !known(bare)) continue;
+      copy = true;
+      ids.add(`${k.origin} ${key}=${value}`);
+    }
+    if (copy) copies.add(url);
+    else rest.push({ url, origin: k.origin, values: k.values });
+  }
+  if (ids.size === 0) return copies;
+  for (const r of rest)
+    for (const [key, value] of r.values)
+      if (ids.has(`${r.origin} ${key}=${value}`)) copies.add(r.url);
+  return copies;
+}
+
 export type CopyKeysJson = Record<string, string[]>;
 
 export class CopyKeys {

@@ -10,6 +10,8 @@ export {
   CopyKeys,
   type CopyKeysJson,
   copyKeys,
+  LIKELY_COPY_FACTOR,
+  likelyCopies,
   withoutKeys,
 } from './copy-keys.js';
 export { hostOf, registrableDomain, registrableDomainOfHost } from './host.js';
