@@ -37,15 +37,16 @@ export function pageAt(tools, urls, i) {
   const a = tools.analyzeBody(Buffer.from(html), 'text/html; charset=utf-8', url, {
     maxLinks: 0,
   });
-  return { url, title: a.page?.title ?? null, text: a.page?.text ?? '' };
+  return { url, title: a.page?.title ?? null, text: a.page?.text ?? '', html };
 }
 
 /**
  * The outcomes committed for `items`, the pages `first` … of the fill: kept pages,
  * their relevance cycling through 0 … 0.99 (P in the order of hits), with their text
- * or without (the store then indexes nothing).
+ * or without (the store then indexes nothing); with `bodies`, their HTML is stored too (as a
+ * crawl stores kept pages' bodies by default).
  */
-export function outcomesOf(items, first, fetchedAt, withText) {
+export function outcomesOf(items, first, fetchedAt, withText, bodies = false) {
   return items.map((p, k) => ({
     url: p.url,
     state: 'complete',
@@ -57,6 +58,7 @@ export function outcomesOf(items, first, fetchedAt, withText) {
       title: p.title,
       relevance: ((first + k) % 100) / 100,
       ...(withText ? { text: p.text } : {}),
+      ...(bodies ? { body: Buffer.from(p.html) } : {}),
     },
   }));
 }

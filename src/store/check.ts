@@ -133,7 +133,7 @@ async function check(
   try {
     await checkDatabase(db, problems, repair, full);
     if (problems.some((p) => p.part === 'database' && !p.repaired)) return report();
-    checkSearch(db, problems, repair);
+    await checkSearch(db, dir, problems, repair);
     pageFiles = await checkPageFiles(dir, db, problems, repair);
   } finally {
     db.close();
@@ -185,7 +185,12 @@ async function checkDatabase(
   });
 }
 
-function checkSearch(db: Database.Database, problems: CheckProblem[], repair: boolean): void {
+async function checkSearch(
+  db: Database.Database,
+  dir: string,
+  problems: CheckProblem[],
+  repair: boolean,
+): Promise<void> {
   const exists = db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'page_text'")
     .get();
@@ -203,7 +208,8 @@ function checkSearch(db: Database.Database, problems: CheckProblem[], repair: bo
   let repaired = false;
   if (repair) {
     try {
-      db.prepare("INSERT INTO page_text(page_text) VALUES ('rebuild')").run();
+      // Loaded here: rebuilding parses stored bodies, which nothing else of the store needs.
+      await (await import('./text-rebuild.js')).rebuildTextIndex(db, dir);
       repaired = ok() === null;
     } catch {
       repaired = false;

@@ -15,7 +15,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 describe('SQLite store migration to version 11 (browsing)', () => {
   it('adds urls.host and the browsing indexes; old URLs and pages are listed', async () => {
-    assert.equal(SCHEMA_VERSION, 11);
+    assert.ok(SCHEMA_VERSION >= 11);
     const dir = join(root, 'v10');
     mkdirSync(dir);
     const file = join(dir, 'crawl.db');

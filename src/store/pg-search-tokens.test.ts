@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ftsMatch, MARK_END, MARK_START, queryTerms, segmentForIndex } from '../search/index.js';
-import { highlight } from './pg-search.js';
+import { highlight } from './highlight.js';
 import { PART_CORE, PART_OVERLAP, prepareText } from './pg-search-index.js';
 import { porterStem } from './pg-search-porter.js';
 import { lexemes } from './pg-search-tokens.js';

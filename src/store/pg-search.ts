@@ -46,12 +46,12 @@
  */
 import { InvalidOptionError } from '../errors/index.js';
 import { blendScore, cutSnippet, MARKS, segmentForIndex, unsegment } from '../search/index.js';
-import { MARK_END, MARK_START } from '../search/marks.js';
 import type { SearchIndex } from './contracts.js';
+import { highlight } from './highlight.js';
 import type { PgDb, Sql } from './pg-db.js';
 import { urlKey } from './pg-find.js';
 import { type PageTextRow, prepareText, writePageTexts } from './pg-search-index.js';
-import { lexemes, quoteLexeme, storable, tokens } from './pg-search-tokens.js';
+import { lexemes, quoteLexeme, storable } from './pg-search-tokens.js';
 import { STATE_CODE } from './schema.js';
 import { checkPageTexts, checkUnindexedOptions, type UnindexedPage } from './text-types.js';
 import type { TextHit } from './types.js';
@@ -189,44 +189,6 @@ function phrasesOf(terms: readonly string[]): string[][] | null {
 /** A phrase as a tsquery: its lexemes one after the other. */
 function tsquery(phrase: readonly string[]): string {
   return phrase.map(quoteLexeme).join(' <-> ');
-}
-
-/**
- * The indexed text with every occurrence of the phrases marked as FTS5's highlight()
- * marks them: from the first token of an occurrence to its last, occurrences that
- * overlap merged into one mark.
- */
-export function highlight(text: string, phrases: readonly (readonly string[])[]): string {
-  const toks = tokens(text);
-  const spans: [number, number][] = [];
-  for (const p of phrases) {
-    const first = p[0];
-    outer: for (let i = 0; i + p.length <= toks.length; i++) {
-      if (toks[i]?.lex !== first) continue;
-      for (let j = 1; j < p.length; j++) if (toks[i + j]?.lex !== p[j]) continue outer;
-      spans.push([i, i + p.length - 1]);
-    }
-  }
-  spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  let out = '';
-  let copied = 0;
-  const emit = (a: number, b: number) => {
-    const start = toks[a]?.start ?? 0;
-    const end = toks[b]?.end ?? start;
-    out += `${text.slice(copied, start)}${MARK_START}${text.slice(start, end)}${MARK_END}`;
-    copied = end;
-  };
-  let cur: [number, number] | undefined;
-  for (const [a, b] of spans) {
-    if (cur !== undefined && a <= cur[1]) {
-      if (b > cur[1]) cur[1] = b;
-      continue;
-    }
-    if (cur !== undefined) emit(cur[0], cur[1]);
-    cur = [a, b];
-  }
-  if (cur !== undefined) emit(cur[0], cur[1]);
-  return out + text.slice(copied);
 }
 
 async function hits(

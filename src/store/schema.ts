@@ -419,10 +419,30 @@ CREATE INDEX pages_score ON pages (score);
 `;
 
 /**
+ * Version 12: the full-text index keeps no copy of the text. `page_text` becomes a
+ * contentless FTS5 table (`content=''`, `contentless_delete=1`: rows can still be
+ * replaced when a page is indexed again): its index and BM25 are unchanged, but it no
+ * longer stores each kept page's text beside the index, which doubled a full-text
+ * crawl's store and was a fifth of its cost. Snippets are cut from the text again:
+ * from the page's stored body, parsed as the crawl parsed it, or, for a page kept
+ * without its body (`storeBodies: 'none'`), from `page_texts`, which keeps the indexed
+ * text of those pages only.
+ */
+const V12 = `
+CREATE VIRTUAL TABLE page_text_v12 USING fts5(title, text, content = '', contentless_delete = 1, tokenize = "porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'");
+INSERT INTO page_text_v12 (rowid, title, text) SELECT rowid, title, text FROM page_text;
+CREATE TABLE page_texts (url_id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+INSERT INTO page_texts (url_id, text)
+  SELECT t.rowid, t.text FROM page_text t JOIN pages p ON p.url_id = t.rowid WHERE p.body_file IS NULL;
+DROP TABLE page_text;
+ALTER TABLE page_text_v12 RENAME TO page_text;
+`;
+
+/**
  * MIGRATIONS[v] brings a store from version v to v + 1; each runs in the same
  * transaction as the version bump. Append only: never edit a released step.
  */
-export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11];
+export const MIGRATIONS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12];
 
 /** The schema version this code writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

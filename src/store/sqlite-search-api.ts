@@ -6,10 +6,11 @@
  */
 import { InvalidOptionError } from '../errors/index.js';
 import type { SearchIndex } from './contracts.js';
-import type { SqliteSearch } from './sqlite-search.js';
+import { type SnippetSource, type SqliteSearch, snippetOf } from './sqlite-search.js';
 import type { FoundUrl } from './sqlite-statements.js';
 import type { UrlIndex } from './sqlite-urls.js';
 import { checkPageTexts, checkUnindexedOptions } from './text-types.js';
+import type { TextHit } from './types.js';
 
 export interface SearchContext {
   search: SqliteSearch;
@@ -18,13 +19,34 @@ export interface SearchContext {
   tx: <T>(op: string, fn: (ix: UrlIndex) => T) => T;
   /** Indexes the queued texts. */
   flush: () => void;
+  /** A page's stored body, from its body file. */
+  readBody: (url: string, file: string) => Promise<Buffer>;
 }
 
 export function searchMethods(c: SearchContext): SearchIndex {
   return {
     async search(options) {
       c.flush();
-      return c.sync('search', () => c.search.search(options));
+      const { hits, sources, terms } = c.sync('search', () => c.search.search(options));
+      const fromBody = sources.some((s) => s.body_file !== null)
+        ? (await import('./body-text.js')).indexedTextOfBody
+        : null;
+      for (let i = 0; i < hits.length; i++) {
+        const hit = hits[i] as TextHit;
+        const s = sources[i] as SnippetSource;
+        // The body when the page has one (the text it was indexed from), else the text
+        // kept for a page stored without it. A body file gone since (the page fetched
+        // again) or unreadable falls back to that text, or leaves the snippet empty;
+        // `focuscrawl check` reports missing page files.
+        let text: string | null = null;
+        if (s.body_file !== null && fromBody !== null) {
+          const body = await c.readBody(hit.url, s.body_file).catch(() => null);
+          if (body !== null) text = fromBody(body, s.content_type, hit.url);
+        }
+        text ??= s.text;
+        if (text !== null) hit.snippet = snippetOf(text, terms);
+      }
+      return hits;
     },
 
     async textCoverage() {

@@ -15,7 +15,9 @@ import {
   segmentForIndex,
   unsegment,
 } from '../search/index.js';
+import { highlight, queryPhrases } from './highlight.js';
 import { STATE_CODE } from './schema.js';
+import { writeText } from './sqlite-statements.js';
 import type { UrlIndex } from './sqlite-urls.js';
 import type { PageText, TextCoverage, UnindexedPage } from './text-types.js';
 import type { TextHit, TextSearch } from './types.js';
@@ -39,7 +41,7 @@ interface HitRow {
 
 export class SqliteSearch {
   readonly #hits: Statement<[{ match: string; w: number; limit: number }], HitRow>;
-  readonly #snippets: Statement<[string, string], { id: number; snippet: string }>;
+  readonly #sources: Statement<[string], SnippetSource & { id: number }>;
   readonly #coverage: Statement<[], TextCoverage>;
   readonly #indexed: Statement<[number], { one: number }>;
   readonly #unindexed: Statement<
@@ -58,9 +60,10 @@ export class SqliteSearch {
        ORDER BY (1 - @w) * (b.bm25 / b.max_bm25) + @w * coalesce(p.score, p.relevance) DESC, b.id
        LIMIT @limit`,
     );
-    this.#snippets = db.prepare(
-      `SELECT rowid AS id, highlight(page_text, 1, char(57344), char(57345)) AS snippet
-       FROM page_text WHERE page_text MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+    this.#sources = db.prepare(
+      `SELECT p.url_id AS id, p.content_type, p.body_file, t.text
+       FROM pages p LEFT JOIN page_texts t ON t.url_id = p.url_id
+       WHERE p.url_id IN (SELECT value FROM json_each(?))`,
     );
     this.#coverage = db.prepare(
       `SELECT count(*) AS kept, count(t.rowid) AS indexed
@@ -97,29 +100,52 @@ export class SqliteSearch {
       const found = ix.find(t.url);
       if (found === undefined || found.state !== KEPT) continue;
       if (this.#indexed.get(found.id) !== undefined) continue;
-      ix.w.text.run(found.id, segmentForIndex(t.title ?? ''), segmentForIndex(t.text));
+      writeText(ix.w, found.id, segmentForIndex(t.title ?? ''), segmentForIndex(t.text), 'look');
       n++;
     }
     return n;
   }
 
-  search(options: TextSearch): TextHit[] {
+  /**
+   * The hits of a search, their snippets empty, and where each snippet's text is: the
+   * page's stored body (parsed again by `snippetOf`'s caller) or the text kept for a
+   * page stored without its body. The index keeps no text (schema V12).
+   */
+  search(options: TextSearch): { hits: TextHit[]; sources: SnippetSource[]; terms: string[] } {
     const o = checkSearch('search options', options);
     const { terms } = o;
-    const match = ftsMatch(terms);
-    const rows = this.#hits.all({ match, w: o.scoreWeight, limit: o.limit });
-    if (rows.length === 0) return [];
-    const ids = JSON.stringify(rows.map((r) => r.id));
-    const snippets = new Map(this.#snippets.all(match, ids).map((r) => [r.id, r.snippet]));
-    return rows.map((r) => ({
-      url: r.url,
-      title: r.title,
-      relevance: r.relevance,
-      pageRank: r.page_rank,
-      score: r.score,
-      bm25: r.bm25,
-      rank: blendScore(r.bm25, r.max_bm25, r.score ?? r.relevance, o.scoreWeight),
-      snippet: unsegment(cutSnippet(snippets.get(r.id) ?? ''), MARKS),
-    }));
+    const rows = this.#hits.all({ match: ftsMatch(terms), w: o.scoreWeight, limit: o.limit });
+    if (rows.length === 0) return { hits: [], sources: [], terms };
+    const byId = new Map(
+      this.#sources.all(JSON.stringify(rows.map((r) => r.id))).map((r) => [r.id, r]),
+    );
+    const none: SnippetSource = { content_type: null, body_file: null, text: null };
+    return {
+      hits: rows.map((r) => ({
+        url: r.url,
+        title: r.title,
+        relevance: r.relevance,
+        pageRank: r.page_rank,
+        score: r.score,
+        bm25: r.bm25,
+        rank: blendScore(r.bm25, r.max_bm25, r.score ?? r.relevance, o.scoreWeight),
+        snippet: '',
+      })),
+      sources: rows.map((r) => byId.get(r.id) ?? none),
+      terms,
+    };
   }
+}
+
+/** Where a hit's snippet is cut from: its kept text, or its stored body. */
+export interface SnippetSource {
+  content_type: string | null;
+  body_file: string | null;
+  /** The indexed (segmented) text, kept for pages stored without their body (used when there is none). */
+  text: string | null;
+}
+
+/** A snippet of segmented text with the query's terms marked (search/snippet.ts). */
+export function snippetOf(segmented: string, terms: readonly string[]): string {
+  return unsegment(cutSnippet(highlight(segmented, queryPhrases(terms))), MARKS);
 }

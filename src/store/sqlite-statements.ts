@@ -49,6 +49,10 @@ export interface Writes {
   page: S;
   /** The full-text index of kept pages: (url id, title, segmented text). */
   text: S;
+  /** The indexed text of a page kept without its body, for snippets: (url id, text, url id). */
+  bodilessText: S;
+  /** Keeps the indexed text of a page stored without its body: (url id, text). */
+  keepText: S;
   links: S;
   /** Deletes a page's extracted fields: (url id). */
   clearFields: S;
@@ -89,6 +93,24 @@ export function prepareFind(db: Database, hashUrl: (url: string) => number) {
 /** The columns of a claimed URL, and the tables they come from. */
 const CLAIMED =
   'u.id, u.url, u.depth, u.priority, u.value, p.url AS parent, u.context, u.attempts FROM urls u LEFT JOIN urls p ON p.id = u.parent_id';
+
+/**
+ * Indexes a kept page's segmented title and text (schema V12: the index keeps no copy).
+ * The text is kept in `page_texts` when the page's body is not stored (`body` false;
+ * 'look': the page's row says), so that its snippet can be cut from it; a page with a
+ * body file gets its snippet from the body, whatever `page_texts` holds.
+ */
+export function writeText(
+  w: Writes,
+  id: number,
+  title: string,
+  text: string,
+  body: boolean | 'look',
+): void {
+  w.text.run(id, title, text);
+  if (body === 'look') w.bodilessText.run(id, text, id);
+  else if (!body) w.keepText.run(id, text);
+}
 
 export function prepareWrites(db: Database): Writes {
   return {
@@ -154,6 +176,11 @@ export function prepareWrites(db: Database): Writes {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     text: db.prepare('INSERT OR REPLACE INTO page_text (rowid, title, text) VALUES (?, ?, ?)'),
+    bodilessText: db.prepare(
+      `INSERT OR REPLACE INTO page_texts (url_id, text) SELECT ?, ?
+       WHERE EXISTS (SELECT 1 FROM pages WHERE url_id = ? AND body_file IS NULL)`,
+    ),
+    keepText: db.prepare('INSERT OR REPLACE INTO page_texts (url_id, text) VALUES (?, ?)'),
     links: db.prepare('INSERT OR REPLACE INTO page_links (url_id, links) VALUES (?, ?)'),
     clearFields: db.prepare('DELETE FROM fields WHERE url_id = ?'),
     field: db.prepare(

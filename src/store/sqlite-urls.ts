@@ -5,7 +5,7 @@ import { HostPicker } from './host-claim.js';
 import type { KnownCache } from './known-cache.js';
 import { DUPLICATE_CODE, STATE_CODE, STATE_NAME } from './schema.js';
 import { writeFields } from './sqlite-fields.js';
-import type { FoundUrl, Writes } from './sqlite-statements.js';
+import { type FoundUrl, type Writes, writeText } from './sqlite-statements.js';
 import type { Tally } from './tally.js';
 import type {
   ClaimedUrl,
@@ -24,7 +24,7 @@ export interface UrlIndex {
    * Where a kept page's text for the full-text index goes (segmented): written in the
    * transaction when absent, else handed over (text-queue.ts).
    */
-  text?: ((id: number, title: string, text: string) => void) | undefined;
+  text?: ((id: number, title: string, text: string, body: boolean) => void) | undefined;
   /** Reads the database: the authority on a URL's state. */
   find(url: string): FoundUrl | undefined;
   hash(url: string): number;
@@ -388,8 +388,9 @@ export function applyOutcomes(
         segmentForIndex(p.title ?? ''),
         segmentForIndex(p.text as string),
       ];
-      if (ix.text !== undefined) ix.text(id, title, text);
-      else w.text.run(id, title, text);
+      const hasBody = body !== undefined;
+      if (ix.text !== undefined) ix.text(id, title, text, hasBody);
+      else writeText(w, id, title, text, hasBody);
     }
     if (o.state === 'complete' && p.fields != null) writeFields(w, id, p.fields);
     if (p.linksJson !== undefined) w.links.run(id, p.linksJson);

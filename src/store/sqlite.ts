@@ -28,7 +28,7 @@ import { SqliteRevisits } from './sqlite-revisits.js';
 import { runRecordMethods } from './sqlite-runs.js';
 import { SqliteSearch } from './sqlite-search.js';
 import { searchMethods } from './sqlite-search-api.js';
-import { type FoundUrl, prepareFind, prepareWrites } from './sqlite-statements.js';
+import { type FoundUrl, prepareFind, prepareWrites, writeText } from './sqlite-statements.js';
 import {
   claimRows,
   insertUrls,
@@ -151,6 +151,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
       sync,
       tx,
       flush: () => this.indexQueuedTexts(),
+      readBody: (url, file) => bodies.read(url, file),
     });
     Object.assign(this, rv, runRecordMethods(tx, this.#r), fields, retries, browse, leases, search);
     this.#commits = {
@@ -302,7 +303,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     if (ix === null) return;
     const q = new TextQueue();
     this.#texts = q;
-    ix.text = (id, title, text) => q.stage(id, title, text);
+    ix.text = (id, title, text, body) => q.stage(id, title, text, body);
   }
 
   /** Texts queued for the index. */
@@ -318,7 +319,7 @@ export class SqliteStore extends OutcomeShortcuts implements Store {
     this.#tx(
       'index texts',
       (ix) => {
-        for (const [id, title, text] of items) ix.w.text.run(id, title, text);
+        for (const [id, title, text, body] of items) writeText(ix.w, id, title, text, body);
       },
       pending,
     );

@@ -26,24 +26,24 @@ const kept = (name: string, text: string): Outcome => ({
 describe('TextQueue', () => {
   it('queues what a transaction staged once it commits, nothing of one rolled back', () => {
     const q = new TextQueue(10);
-    q.stage(1, 'a', 'bb');
+    q.stage(1, 'a', 'bb', true);
     q.rollback();
     assert.equal(q.size, 0);
-    q.stage(2, 'a', 'bb');
-    q.stage(3, 'c', 'dddd');
+    q.stage(2, 'a', 'bb', true);
+    q.stage(3, 'c', 'dddd', false);
     assert.equal(q.size, 0, 'nothing before the commit');
     q.commit();
     assert.equal(q.size, 2);
     assert.equal(q.full, false);
-    q.stage(4, 'e', 'ffff');
+    q.stage(4, 'e', 'ffff', true);
     q.commit();
     assert.equal(q.full, true, '13 characters queued, 10 at most');
     assert.deepEqual(q.take(2), [
-      [2, 'a', 'bb'],
-      [3, 'c', 'dddd'],
+      [2, 'a', 'bb', true],
+      [3, 'c', 'dddd', false],
     ]);
     assert.equal(q.full, false);
-    assert.deepEqual(q.take(5), [[4, 'e', 'ffff']]);
+    assert.deepEqual(q.take(5), [[4, 'e', 'ffff', true]]);
     assert.equal(q.size, 0);
   });
 });

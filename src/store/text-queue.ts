@@ -11,7 +11,7 @@
  */
 
 /** A page's URL id, and its title and text as the index keeps them (segmented). */
-export type QueuedText = [id: number, title: string, text: string];
+export type QueuedText = [id: number, title: string, text: string, body: boolean];
 
 /** Characters queued at most before the store indexes them all at once (~1,200 pages). */
 export const MAX_QUEUED_CHARS = 8 << 20;
@@ -27,8 +27,8 @@ export class TextQueue {
   }
 
   /** A text of the transaction under way. */
-  stage(id: number, title: string, text: string): void {
-    this.#staged.push([id, title, text]);
+  stage(id: number, title: string, text: string, body: boolean): void {
+    this.#staged.push([id, title, text, body]);
   }
 
   /** The transaction committed: its texts join the queue. */

@@ -106,6 +106,8 @@ describe('focuscrawl check', () => {
     assert.equal((await runCli('check', '--store', dir)).code, 0);
     const s = await runCli('search', '--store', dir, '电网');
     assert.equal(s.code, 0, s.err);
+    // Rebuilt from the stored bodies (the index keeps no copy of the text).
+    assert.match(s.out, /http:\/\//, s.out);
   });
 
   it('a truncated or foreign crawl.db is named, not repaired, and crawl refuses it clearly', async () => {
