@@ -7,10 +7,10 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { ftsMatch, MARK_END, MARK_START, queryTerms, segmentForIndex } from '../search/index.js';
-import { highlight } from './highlight.js';
 import { PART_CORE, PART_OVERLAP, prepareText } from './pg-search-index.js';
 import { porterStem } from './pg-search-porter.js';
 import { lexemes } from './pg-search-tokens.js';
+import { highlight } from './search-hits.js';
 
 const DOCS = fileURLToPath(new URL('../../docs', import.meta.url));
 const TOKENIZER = `porter unicode61 remove_diacritics 2 categories 'L* N* Co M*'`;

@@ -45,30 +45,19 @@
  *   across a part's cut is not found; tokens over 2,000 bytes are not indexed.
  */
 import { InvalidOptionError } from '../errors/index.js';
-import { blendScore, cutSnippet, MARKS, segmentForIndex, unsegment } from '../search/index.js';
+import { segmentForIndex } from '../search/index.js';
 import type { SearchIndex } from './contracts.js';
-import { highlight } from './highlight.js';
 import type { PgDb, Sql } from './pg-db.js';
 import { urlKey } from './pg-find.js';
 import { type PageTextRow, prepareText, writePageTexts } from './pg-search-index.js';
 import { lexemes, quoteLexeme, storable } from './pg-search-tokens.js';
 import { STATE_CODE } from './schema.js';
+import { type HitRow, snippetOf, textHit } from './search-hits.js';
 import { checkPageTexts, checkUnindexedOptions, type UnindexedPage } from './text-types.js';
 import type { TextHit } from './types.js';
 import { checkSearch } from './validate.js';
 
 const KEPT = STATE_CODE.complete;
-
-interface HitRow {
-  id: number;
-  url: string;
-  title: string | null;
-  relevance: number;
-  page_rank: number | null;
-  score: number | null;
-  bm25: number;
-  max_bm25: number;
-}
 
 /** Occurrences of term `i` (its lexemes $2i+2, `k` of them) starting at a part's own positions. */
 function countSql(i: number, k: number): string {
@@ -207,16 +196,7 @@ async function hits(
     [rows.map((r) => r.id)],
   );
   const byId = new Map(texts.map((t) => [t.url_id, t.text]));
-  return rows.map((r) => ({
-    url: r.url,
-    title: r.title,
-    relevance: r.relevance,
-    pageRank: r.page_rank,
-    score: r.score,
-    bm25: r.bm25,
-    rank: blendScore(r.bm25, r.max_bm25, r.score ?? r.relevance, scoreWeight),
-    snippet: unsegment(cutSnippet(highlight(byId.get(r.id) ?? '', phrases)), MARKS),
-  }));
+  return rows.map((r) => textHit(r, scoreWeight, snippetOf(byId.get(r.id) ?? '', phrases)));
 }
 
 export function searchMethods(db: PgDb): Pick<SearchIndex, keyof SearchIndex> {

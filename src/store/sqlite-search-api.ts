@@ -6,7 +6,8 @@
  */
 import { InvalidOptionError } from '../errors/index.js';
 import type { SearchIndex } from './contracts.js';
-import { type SnippetSource, type SqliteSearch, snippetOf } from './sqlite-search.js';
+import { queryPhrases, snippetOf } from './search-hits.js';
+import type { SnippetSource, SqliteSearch } from './sqlite-search.js';
 import type { FoundUrl } from './sqlite-statements.js';
 import type { UrlIndex } from './sqlite-urls.js';
 import { checkPageTexts, checkUnindexedOptions } from './text-types.js';
@@ -28,6 +29,7 @@ export function searchMethods(c: SearchContext): SearchIndex {
     async search(options) {
       c.flush();
       const { hits, sources, terms } = c.sync('search', () => c.search.search(options));
+      const phrases = queryPhrases(terms);
       const fromBody = sources.some((s) => s.body_file !== null)
         ? (await import('./body-text.js')).indexedTextOfBody
         : null;
@@ -44,7 +46,7 @@ export function searchMethods(c: SearchContext): SearchIndex {
           if (body !== null) text = fromBody(body, s.content_type, hit.url);
         }
         text ??= s.text;
-        if (text !== null) hit.snippet = snippetOf(text, terms);
+        if (text !== null) hit.snippet = snippetOf(text, phrases);
       }
       return hits;
     },

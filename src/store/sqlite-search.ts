@@ -7,16 +7,9 @@
  * their texts put in later.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import {
-  blendScore,
-  cutSnippet,
-  ftsMatch,
-  MARKS,
-  segmentForIndex,
-  unsegment,
-} from '../search/index.js';
-import { highlight, queryPhrases } from './highlight.js';
+import { ftsMatch, segmentForIndex } from '../search/index.js';
 import { STATE_CODE } from './schema.js';
+import { type HitRow, textHit } from './search-hits.js';
 import { writeText } from './sqlite-statements.js';
 import type { UrlIndex } from './sqlite-urls.js';
 import type { PageText, TextCoverage, UnindexedPage } from './text-types.js';
@@ -27,17 +20,6 @@ const KEPT = STATE_CODE.complete;
 
 /** Weights of bm25(): a word in the title counts twice one in the text. */
 const BM25_WEIGHTS = '2.0, 1.0';
-
-interface HitRow {
-  id: number;
-  url: string;
-  title: string | null;
-  relevance: number;
-  page_rank: number | null;
-  score: number | null;
-  bm25: number;
-  max_bm25: number;
-}
 
 export class SqliteSearch {
   readonly #hits: Statement<[{ match: string; w: number; limit: number }], HitRow>;
@@ -121,16 +103,7 @@ export class SqliteSearch {
     );
     const none: SnippetSource = { content_type: null, body_file: null, text: null };
     return {
-      hits: rows.map((r) => ({
-        url: r.url,
-        title: r.title,
-        relevance: r.relevance,
-        pageRank: r.page_rank,
-        score: r.score,
-        bm25: r.bm25,
-        rank: blendScore(r.bm25, r.max_bm25, r.score ?? r.relevance, o.scoreWeight),
-        snippet: '',
-      })),
+      hits: rows.map((r) => textHit(r, o.scoreWeight, '')),
       sources: rows.map((r) => byId.get(r.id) ?? none),
       terms,
     };
@@ -143,9 +116,4 @@ export interface SnippetSource {
   body_file: string | null;
   /** The indexed (segmented) text, kept for pages stored without their body (used when there is none). */
   text: string | null;
-}
-
-/** A snippet of segmented text with the query's terms marked (search/snippet.ts). */
-export function snippetOf(segmented: string, terms: readonly string[]): string {
-  return unsegment(cutSnippet(highlight(segmented, queryPhrases(terms))), MARKS);
 }

@@ -1,11 +1,52 @@
 /**
- * Snippets cut from text outside the index: the PostgreSQL store's (which keeps the
- * indexed text) and the SQLite store's (whose FTS5 index keeps none: schema V12). The
- * words of a query are found as the index finds them (pg-search-tokens.ts: FTS5's
- * `porter unicode61` tokens) and marked as FTS5's highlight() marks them.
+ * Search hits as both SQLite and PostgreSQL stores give them: a hit from its row, and its
+ * snippet cut from text outside the index (the PostgreSQL store keeps the indexed text;
+ * the SQLite store's FTS5 index keeps none: schema V12). The words of a query are found
+ * as the index finds them (pg-search-tokens.ts: FTS5's `porter unicode61` tokens) and
+ * marked as FTS5's highlight() marks them.
  */
-import { MARK_END, MARK_START, segmentForIndex } from '../search/index.js';
+import {
+  blendScore,
+  cutSnippet,
+  MARK_END,
+  MARK_START,
+  MARKS,
+  segmentForIndex,
+  unsegment,
+} from '../search/index.js';
 import { lexemes, tokens } from './pg-search-tokens.js';
+import type { TextHit } from './types.js';
+
+/** A hit's row, as both stores' search queries select it. */
+export interface HitRow {
+  id: number;
+  url: string;
+  title: string | null;
+  relevance: number;
+  page_rank: number | null;
+  score: number | null;
+  bm25: number;
+  max_bm25: number;
+}
+
+/** The hit of a row: its figures, the blended rank, and `snippet`. */
+export function textHit(r: HitRow, scoreWeight: number, snippet: string): TextHit {
+  return {
+    url: r.url,
+    title: r.title,
+    relevance: r.relevance,
+    pageRank: r.page_rank,
+    score: r.score,
+    bm25: r.bm25,
+    rank: blendScore(r.bm25, r.max_bm25, r.score ?? r.relevance, scoreWeight),
+    snippet,
+  };
+}
+
+/** A snippet of segmented text with the phrases marked (search/snippet.ts), for display. */
+export function snippetOf(segmented: string, phrases: readonly (readonly string[])[]): string {
+  return unsegment(cutSnippet(highlight(segmented, phrases)), MARKS);
+}
 
 /** The lexemes of each query term (a phrase when several), terms without any left out. */
 export function queryPhrases(terms: readonly string[]): string[][] {
