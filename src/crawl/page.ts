@@ -234,18 +234,17 @@ export function pageOutcome(
     const linkScore = rules.linkScore;
     const inPage = new Set<string>(refresh ? [refresh.url] : []);
     const copyKeys = rules.copyKeys ?? null;
+    // Keys learnt to change nothing (session ids) are dropped: the page's own URL remains.
+    const urls = copyKeys === null ? null : page.links.map((l) => copyKeys.strip(l.url));
     // Links that are a known URL plus a session id wait at a lower priority, lend and
     // borrow nothing: before a copy was fetched to teach the key, they are likely copies.
     const copies =
-      copyKeys === null
+      urls === null
         ? null
-        : likelyCopies(
-            page.links.map((l) => copyKeys.strip(l.url)),
-            (u) => u === pageUrl || rules.seen.sent(u) !== undefined,
-          );
-    for (const l of page.links) {
-      // Keys learnt to change nothing (session ids) are dropped: the page's own URL remains.
-      const url = copyKeys === null ? l.url : copyKeys.strip(l.url);
+        : likelyCopies(urls, (u) => u === pageUrl || rules.seen.sent(u) !== undefined);
+    for (let i = 0; i < page.links.length; i++) {
+      const l = page.links[i] as (typeof page.links)[number];
+      const url = urls === null ? l.url : (urls[i] as string);
       if (inPage.has(url) || !isHttp(url)) continue;
       inPage.add(url);
       // Anchors are slices of the page's text: copies keep it from living on with them.

@@ -1,7 +1,7 @@
 // Streams a store's history, pages, URLs, links, revisits or extracted records as
 // JSON Lines, CSV, XML, HTML, SQL, or the pages as WARC.
 import { InvalidOptionError } from '../errors/index.js';
-import { analyzeBody, type ParseOptions } from '../parse/index.js';
+import { visibleText } from '../parse/index.js';
 import type { PageRecord, Store } from '../store/index.js';
 import { ordered } from './ahead.js';
 import {
@@ -48,15 +48,11 @@ export {
   type TextExportOptionsInput,
 } from './options.js';
 
-/** Only the text is wanted: links are not collected. */
-const TEXT_ONLY: ParseOptions = { maxLinks: 0 };
-
 /** The visible text of a stored page: HTML's visible text, or the decoded text of text/XML. */
 export async function pageText(store: Store, page: PageRecord): Promise<string | null> {
   const body = await store.readBody(page.url);
   if (body === null) return null;
-  const a = analyzeBody(body, page.contentType ?? undefined, page.url, TEXT_ONLY);
-  return a.page?.text ?? a.text ?? null;
+  return visibleText(body, page.contentType ?? undefined, page.url) ?? null;
 }
 
 /** Counts the rows read through it. */

@@ -64,3 +64,16 @@ export function analyzeBody(
     text: undefined,
   };
 }
+
+/**
+ * The visible text of a stored body, as the crawl read it: HTML's visible text, or the
+ * decoded text of text and XML; undefined for other content. Links are not collected.
+ */
+export function visibleText(
+  body: Uint8Array,
+  contentType: string | undefined,
+  url: string,
+): string | undefined {
+  const a = analyzeBody(body, contentType, url, { maxLinks: 0 });
+  return a.page?.text ?? a.text;
+}

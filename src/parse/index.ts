@@ -1,6 +1,6 @@
 // Public surface of the parse stage: HTML → title, visible text, links with context, robots.
 
-export { type AnalyzedBody, analyzeBody, withResponseHeaders } from './analyze.js';
+export { type AnalyzedBody, analyzeBody, visibleText, withResponseHeaders } from './analyze.js';
 export { createHtmlParser, type HtmlParser, parseHtml } from './html-parser.js';
 export {
   addRobotsDirectives,

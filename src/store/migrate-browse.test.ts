@@ -1,14 +1,14 @@
 // Opening a store of schema version 10 brings it to version 11: `urls.host` and the
 // browsing indexes, its URLs and pages listed by listPages at once.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { hash53 } from './hash.js';
 import { openStore, SCHEMA_VERSION, SEED_PRIORITY } from './index.js';
-import { APPLICATION_ID, MIGRATIONS } from './schema.js';
+import { storeAtVersion } from './testing.js';
 
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-migrate-browse-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -17,17 +17,7 @@ describe('SQLite store migration to version 11 (browsing)', () => {
   it('adds urls.host and the browsing indexes; old URLs and pages are listed', async () => {
     assert.ok(SCHEMA_VERSION >= 11);
     const dir = join(root, 'v10');
-    mkdirSync(dir);
-    const file = join(dir, 'crawl.db');
-    const old = new Database(file);
-    old.pragma('journal_mode = WAL');
-    old
-      .transaction(() => {
-        for (const m of MIGRATIONS.slice(0, 10)) old.exec(m);
-        old.pragma(`application_id = ${APPLICATION_ID}`);
-        old.pragma('user_version = 10');
-      })
-      .immediate();
+    const { file, old } = storeAtVersion(dir, 10);
     const [a, b, c] = ['https://a.test:8443/', 'http://[::1]/x', 'http://a.test/w'];
     const insert = old.prepare(
       'INSERT INTO urls (id, url, url_hash, state, depth, priority, parent_id, discovered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',

@@ -1,6 +1,6 @@
 // Opening a store written by an older version: the forward migrations of schema.ts.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { collect } from './conformance-kit.js';
 import { hash53 } from './hash.js';
 import { openStore, SCHEMA_VERSION, SEED_PRIORITY } from './index.js';
-import { APPLICATION_ID, MIGRATIONS } from './schema.js';
+import { storeAtVersion } from './testing.js';
 
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-migrate-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -17,18 +17,7 @@ let counter = 0;
 /** A new store directory whose crawl.db is as `version` left it: its migrations only, applied the way the opener does. */
 function oldStore(version: number) {
   const dir = join(root, `s${++counter}`);
-  mkdirSync(dir);
-  const file = join(dir, 'crawl.db');
-  const old = new Database(file);
-  old.pragma('journal_mode = WAL');
-  old
-    .transaction(() => {
-      for (const m of MIGRATIONS.slice(0, version)) old.exec(m);
-      old.pragma(`application_id = ${APPLICATION_ID}`);
-      old.pragma(`user_version = ${version}`);
-    })
-    .immediate();
-  return { dir, file, old };
+  return { dir, ...storeAtVersion(dir, version) };
 }
 
 describe('SQLite store migrations', () => {

@@ -13,7 +13,7 @@ import { MARK_END, MARK_START } from '../search/index.js';
 import { addAndClaim, page, url } from './conformance-kit.js';
 import { hash53 } from './hash.js';
 import { openStore, SCHEMA_VERSION } from './index.js';
-import { APPLICATION_ID, MIGRATIONS } from './schema.js';
+import { storeAtVersion } from './testing.js';
 
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-sqlite-text-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -76,15 +76,7 @@ describe('SQLite full-text index without a copy of the text', () => {
     assert.equal(SCHEMA_VERSION, 12);
     const dir = join(root, 'v11');
     mkdirSync(join(dir, 'pages'), { recursive: true });
-    const old = new Database(join(dir, 'crawl.db'));
-    old.pragma('journal_mode = WAL');
-    old
-      .transaction(() => {
-        for (const m of MIGRATIONS.slice(0, 11)) old.exec(m);
-        old.pragma(`application_id = ${APPLICATION_ID}`);
-        old.pragma('user_version = 11');
-      })
-      .immediate();
+    const { old } = storeAtVersion(dir, 11);
     const [a, b] = ['http://a.test/webb', 'http://a.test/hubble'];
     const insert = old.prepare(
       'INSERT INTO urls (id, url, url_hash, state, depth, priority, discovered_at) VALUES (?, ?, ?, 2, 0, 1, 10)',

@@ -158,10 +158,9 @@ export function likelyCopies(urls: Iterable<string>, known: (url: string) => boo
   const ids = new Set<string>();
   const rest: { url: string; origin: string; values: Map<string, string> }[] = [];
   for (const url of urls) {
-    const c = cuts(url);
-    if (c === null || (c.q < 0 && url.indexOf(';', c.slash) < 0)) continue;
+    if (url.indexOf('?') < 0 && url.indexOf(';') < 0) continue;
     const k = keyed(url);
-    if (k === null) continue;
+    if (k === null || k.values.size === 0) continue;
     let copy = false;
     for (const [key, value] of k.values) {
       if (!ID_LIKE.test(value)) continue;
