@@ -219,6 +219,18 @@ export const CRAWL_FLAGS: readonly FlagDef[] = [
     'siblingDecay',
     'best-first: decay of that loan per place beyond the first',
   ),
+  constant(
+    'depth-cost',
+    'C',
+    'depthCost',
+    'best-first: priority a link loses per link of depth of the page it was found on, in [0, 1] (0: off)',
+  ),
+  constant(
+    'crowd-cost',
+    'C',
+    'crowdCost',
+    'best-first: priority a link loses per tenfold of links beyond 100 on the page it was found on, in [0, 1] (0: off)',
+  ),
   constant('queues', 'N', 'queues', 'multi-queue: number of queues'),
   {
     flag: 'max-pages',

@@ -33,6 +33,8 @@ export const CONSTANT_STRATEGIES: Readonly<Record<ConstantName, readonly Strateg
   exploreSteps: ['best-first', 'multi-queue'],
   siblingWindow: ['best-first', 'multi-queue'],
   siblingDecay: ['best-first', 'multi-queue'],
+  depthCost: ['best-first', 'multi-queue'],
+  crowdCost: ['best-first', 'multi-queue'],
   queues: ['multi-queue'],
   rankBufferPages: ['pagerank'],
   damping: ['pagerank'],

@@ -59,6 +59,10 @@ export const strategyOptionsSchema = z.strictObject({
   siblingWindow: z.number().int().min(0).max(100).optional(),
   /** Best-first: decay of the lent evidence per place beyond the first. @default 0.8 */
   siblingDecay: z.number().gt(0).max(1).optional(),
+  /** Best-first: priority lost per link of depth of the linking page. @default 0.005 */
+  depthCost: z.number().min(0).max(1).optional(),
+  /** Best-first: priority lost per tenfold of links beyond 100 on the linking page. @default 0.04 */
+  crowdCost: z.number().min(0).max(1).optional(),
   /** Multi-queue: number of queues. @default 4 */
   queues: z.number().int().min(1).max(64).optional(),
   /** PageRank: fetched pages between two recomputations. @default 1000 */

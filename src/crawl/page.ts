@@ -210,6 +210,7 @@ export function pageOutcome(
     depth: claimed.depth,
     priority: claimed.priority,
     value: isSeed ? rules.strategy.seedValue : claimed.value,
+    links: page?.links.length ?? 0,
   };
   const follow = page !== undefined && j.linksAllowed && rules.strategy.follows(parent);
   rules.observe?.(claimed, relevant, follow ? page.links : null);

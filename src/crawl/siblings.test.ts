@@ -12,6 +12,7 @@ const parent: ParentInfo = {
   depth: 0,
   priority: 1,
   value: 0,
+  links: 9,
 };
 // A window of 3 places, to see the decay (the default lends to the next place only).
 const rule = createStrategy('best-first', { siblingWindow: 3 }).siblings;
@@ -61,6 +62,47 @@ test('a judged page raises its neighbours on the page that linked it, nearest mo
   assert.ok(near(again[0]?.priority as number, p(0.3 * 0.64)));
 });
 
+test('syntax diagrams linked from a command page do not walk each other forward: loans only on a page of their directory', () => {
+  assert.ok(rule);
+  // SQLite's CREATE TABLE page (the root directory) links its syntax diagrams in syntax/:
+  // judged, one diagram lends nothing to the next, however relevant.
+  const seen = new SeenUrls();
+  const siblings = new SiblingLinks(rule, seen);
+  const diagram = (i: number) => `http://a.test/syntax/${i}.html`;
+  const links = Array.from({ length: 5 }, (_, i) => ({ url: diagram(i), evidence: 0 }));
+  for (const l of links) {
+    seen.sent(l.url);
+    seen.addChecked(rule.priority(parent, 0));
+  }
+  siblings.record(
+    'http://a.test/lang_createtable.html',
+    parent,
+    1,
+    0,
+    links,
+    new Set(links.map((l) => l.url)),
+  );
+  seen.claimed(diagram(2));
+  assert.deepEqual(siblings.lend(diagram(2), 0.9, true, 1), []);
+  // The same list on a page of syntax/ (its own table of contents) lends.
+  siblings.record(
+    'http://a.test/syntax/index.html',
+    parent,
+    1,
+    0,
+    links,
+    new Set(links.map((l) => l.url)),
+  );
+  seen.claimed(diagram(3));
+  assert.deepEqual(
+    siblings
+      .lend(diagram(3), 0.9, true, 2)
+      .map((n) => n.url)
+      .sort(),
+    [diagram(0), diagram(1), diagram(4)].sort(),
+  );
+});
+
 test('unknown pages lend nothing, and memory stays under its bound', () => {
   assert.ok(rule);
   const seen = new SeenUrls();
@@ -104,7 +146,7 @@ test('a host whose raised pages are discarded more often than its others stops l
     url,
     evidence: 0,
   }));
-  dirs.record('http://b.test/', parent, 1, 0, links, new Set(links.map((l) => l.url)));
+  dirs.record('http://b.test/x/', parent, 1, 0, links, new Set(links.map((l) => l.url)));
   assert.deepEqual(
     dirs.lend('http://b.test/x/1', 0.5, true, 0).map((n) => n.url),
     ['http://b.test/x/3'],

@@ -8,7 +8,10 @@
  * A page lends what its relevance exceeds its host's baseline by (the lowest relevance
  * of the host's recent pages: on a site where every page names the product, naming
  * it says nothing of a page's neighbours), rescaled to [0, 1]. It lends only to
- * links in its own directory (same host, same path up to the last /), scaled by its
+ * links in its own directory (same host, same path up to the last /), and only on a
+ * page in that directory too (a table of contents lists its own section's pages; a
+ * page linking into another directory, as a command's page links its syntax diagrams
+ * or a home page its chapters, lists references). Loans are scaled by the page's
  * host's trust: full while the pages that loans raised there
  * are kept as often as its other pages, less as they fall short. A site whose link
  * lists mix subjects ("see also" lists, generated link farms) soon stops lending,
@@ -25,6 +28,8 @@ import { type SeenUrls, sendsAgain } from './seen.js';
 /** The links of one followed page. */
 interface Family {
   parent: ParentInfo;
+  /** The page's directory (`dirOf`): only links and pages in it lend each other. */
+  dir: string;
   /** Depth and carried value of its links. */
   depth: number;
   value: number;
@@ -130,6 +135,7 @@ export class SiblingLinks {
     this.#forget(pageUrl);
     const family: Family = {
       parent,
+      dir: dirOf(pageUrl),
       depth,
       value,
       urls: links.map((l) => (Number.isNaN(l.evidence) && !sent.has(l.url) ? null : l.url)),
@@ -194,7 +200,8 @@ export class SiblingLinks {
     const rule = this.#rule;
     const trust = this.trust(site);
     const dir = dirOf(url);
-    if (!(trust > 0)) return [];
+    // A page lends on a page of its own directory only: that page lists its section.
+    if (!(trust > 0) || dir !== family.dir) return [];
     for (let d = 1; d <= rule.window; d++) {
       const lent = trust * rule.lend(aboveBaseline(relevance, base), d);
       if (!(lent > 0)) break;

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   breadthFirst,
+  CROWD_LINKS,
   claimFromQueues,
   createStrategy,
+  crowding,
   DEFAULT_STRATEGY_OPTIONS,
   depthFirst,
   HostDispatch,
@@ -20,6 +22,7 @@ const parent = (p: Partial<ParentInfo> = {}): ParentInfo => ({
   depth: 1,
   priority: 0,
   value: 0,
+  links: 10,
   ...p,
 });
 /** Scores text by table: anchors and contexts are named after their score. */
@@ -32,7 +35,8 @@ const text = (anchor: number | '', context: number | '' = '') => ({
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 
 test('best-first priority: 0.65 × the page standing + 0.35 × the link evidence (anchor and URL words)', () => {
-  const bf = createStrategy('best-first');
+  // The costs of depth and crowding are tested on their own below.
+  const bf = createStrategy('best-first', { depthCost: 0, crowdCost: 0 });
   /** Scores 1 for text naming the topic word, 0 otherwise. */
   const topic: TextScorer = (t) => (/\btopic\b/.test(t) ? 1 : 0);
   const link = (anchor: string, context: string, url = 'http://a.test/page') => ({
@@ -68,6 +72,52 @@ test('best-first priority: 0.65 × the page standing + 0.35 × the link evidence
   const a = bf.link(parent({ kept: true, relevance: 0.7 }), link('', ''), topic);
   const b = bf.link(parent({ kept: true, relevance: 0.2 }), link('', ''), topic);
   assert.ok(a && b && a.priority > b.priority);
+});
+
+test('best-first costs: a deeper or more crowded page’s links go after an otherwise equal page’s', () => {
+  // [links on the page, crowding]: tenfolds beyond 100 links (PostgreSQL's book index: 578)
+  const crowd: [number, number][] = [
+    [0, 0],
+    [50, 0],
+    [100, 0],
+    [578, Math.log10(5.78)],
+    [1000, 1],
+    [10_000, 2],
+  ];
+  for (const [links, expected] of crowd) assert.ok(near(crowding(links), expected), `${links}`);
+  assert.equal(CROWD_LINKS, 100);
+  // The defaults: 0.005 a link of depth, 0.04 a tenfold of links beyond 100. A kept page
+  // of relevance 0.6 with a plain link stands at 0.52 before costs.
+  const bf = createStrategy('best-first');
+  const cases: [number, number, number][] = [
+    [0, 10, 0.52],
+    [1, 10, 0.515],
+    [4, 100, 0.5],
+    [0, 1000, 0.48],
+    [2, 1000, 0.47],
+  ];
+  for (const [depth, links, expected] of cases) {
+    const s = bf.link(parent({ kept: true, relevance: 0.6, depth, links }), text(''), scorer);
+    assert.ok(s && near(s.priority, expected), `depth ${depth}, ${links} links → ${s?.priority}`);
+    // Loans from neighbours pay the same costs.
+    assert.ok(
+      near(
+        bf.siblings?.priority(parent({ kept: true, relevance: 0.6, depth, links }), 0) ?? -1,
+        expected,
+      ),
+    );
+  }
+  // Never below 0: a deep discarded page's plain links tie at 0, in discovery order.
+  assert.equal(bf.link(parent({ relevance: 0.01, depth: 30 }), text(''), scorer)?.priority, 0);
+  // 0 turns a cost off.
+  const off = createStrategy('best-first', { depthCost: 0, crowdCost: 0 });
+  assert.ok(
+    near(
+      off.link(parent({ kept: true, relevance: 0.6, depth: 9, links: 5000 }), text(''), scorer)
+        ?.priority ?? -1,
+      0.52,
+    ),
+  );
 });
 
 test('best-first explores below the threshold for exploreSteps discarded pages in a row', () => {
@@ -107,9 +157,11 @@ test('best-first siblings: a judged page lends its relevance to its neighbours, 
   ];
   for (const [relevance, distance, lent] of cases)
     assert.ok(near(rule.lend(relevance, distance), lent), `${relevance} ${distance}`);
-  // The priority is the link's, with the lent evidence in place of its own.
+  // The priority is the link's, with the lent evidence in place of its own (and the
+  // cost of the page's depth, 1).
   const p = parent({ kept: true, relevance: 0.6 });
-  assert.ok(near(rule.priority(p, 0.5), 0.65 * 0.8 + 0.35 * 0.5));
+  const depthCost = DEFAULT_STRATEGY_OPTIONS.depthCost;
+  assert.ok(near(rule.priority(p, 0.5), 0.65 * 0.8 + 0.35 * 0.5 - depthCost));
   assert.equal(createStrategy('best-first', { siblingWindow: 0 }).siblings, undefined);
   assert.equal(createStrategy('tunnel').siblings, undefined);
 });

@@ -12,6 +12,9 @@ export { createStrategy, strategyByName } from './registry.js';
 export {
   bestFirst,
   bestFirstPriority,
+  CROWD_LINKS,
+  crowding,
+  type PriorityCosts,
   siblingEvidence,
   standingPriority,
 } from './strategies/best-first.js';

@@ -17,6 +17,8 @@ export const DEFAULT_STRATEGY_OPTIONS: Readonly<StrategyOptions> = {
   exploreSteps: 2,
   siblingWindow: 1,
   siblingDecay: 0.8,
+  depthCost: 0.005,
+  crowdCost: 0.04,
 };
 
 export const STRATEGY_NAMES = [

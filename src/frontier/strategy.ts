@@ -22,6 +22,8 @@ export interface ParentInfo {
   priority: number;
   /** The value the page was claimed with (for seeds: the strategy's `seedValue`). */
   value: number;
+  /** How many links the page has (best-first: a crowded page says less of each). */
+  links: number;
 }
 
 /** The text around one link, and the model that scores text. */
@@ -113,6 +115,13 @@ export interface StrategyOptions {
   siblingWindow: number;
   /** Best-first: decay of that evidence per place beyond the first. @default 0.8 */
   siblingDecay: number;
+  /** Best-first: priority a link loses per link of depth of the page it was found on. @default 0.005 */
+  depthCost: number;
+  /**
+   * Best-first: priority a link loses per tenfold of links beyond `CROWD_LINKS` (100) on
+   * the page it was found on. @default 0.04
+   */
+  crowdCost: number;
 }
 
 /** Kept pages and seeds: the pages whose links every strategy follows. */

@@ -12,11 +12,11 @@ import { siteById, siteInstalled } from '../../bench/realweb/sites.js';
 /**
  * The most the default may need, as a share of the reference's fetches to 50%, per
  * topic; measured here (BENCHMARKS.md, "Focus on real sites"; 20 ms per-host delay):
- * git-formats 27 fetches against the reference's 176 (0.15), git-plumbing 88 against
- * 129 (0.68). The bounds leave room for the order of concurrent fetches and still
- * demand a clear win over the reference.
+ * git-formats 27 fetches against the reference's 176 (0.15), git-plumbing 96 against
+ * 129 (0.74; 88, 0.68, before the depth and crowding costs). The bounds leave room for
+ * the order of concurrent fetches and still demand a clear win over the reference.
  */
-const LIMITS: Record<string, number> = { 'git-formats': 0.3, 'git-plumbing': 0.75 };
+const LIMITS: Record<string, number> = { 'git-formats': 0.3, 'git-plumbing': 0.85 };
 const BUDGET = 500;
 const TOPICS = Object.keys(LIMITS);
 

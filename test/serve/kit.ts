@@ -21,42 +21,54 @@ export interface Kit {
   close(): Promise<void>;
 }
 
+/**
+ * A page of another topic (cooking), seeded beside the monitor topic's seeds so that the
+ * store holds discarded pages however well the crawl keeps to its topic.
+ */
+const OFF_TOPIC_SEED = 'http://daily-chronicle.test/guides/60.html';
+
 /** The test web, and a store a crawl of it made (bodies of every page, full text). */
 export async function crawledStore(maxPages = 120): Promise<Kit> {
   const web = await startTestWeb({ port: 0, seed: 1, size: 'small' });
-  const dir = join(tempDir('serve'), 'store');
-  const summary = await crawl({
-    store: dir,
-    topic: MONITOR.topic,
-    seeds: MONITOR.seeds,
-    maxPages,
-    // Above the topic's own, so that pages are discarded too.
-    threshold: 0.3,
-    storeBodies: 'all',
-    fullText: 'kept',
-    sitemaps: 'none',
-    fetcher: {
-      resolve: [web.resolve],
-      allowPrivateAddresses: true,
-      delayMs: 0,
-      concurrency: 8,
-      perHostConcurrency: 2,
-    },
-  });
-  assert.ok(
-    summary.counts.complete > 5 && summary.counts.discard > 0,
-    JSON.stringify(summary.counts),
-  );
-  const store = await openStore(dir);
-  return {
-    web,
-    dir,
-    store,
-    close: async () => {
-      await store.close();
-      await web.close();
-    },
-  };
+  try {
+    const dir = join(tempDir('serve'), 'store');
+    const summary = await crawl({
+      store: dir,
+      topic: MONITOR.topic,
+      seeds: [...MONITOR.seeds, OFF_TOPIC_SEED],
+      maxPages,
+      // Above the topic's own, so that pages are discarded too.
+      threshold: 0.3,
+      storeBodies: 'all',
+      fullText: 'kept',
+      sitemaps: 'none',
+      fetcher: {
+        resolve: [web.resolve],
+        allowPrivateAddresses: true,
+        delayMs: 0,
+        concurrency: 8,
+        perHostConcurrency: 2,
+      },
+    });
+    assert.ok(
+      summary.counts.complete > 5 && summary.counts.discard > 0,
+      JSON.stringify(summary.counts),
+    );
+    const store = await openStore(dir);
+    return {
+      web,
+      dir,
+      store,
+      close: async () => {
+        await store.close();
+        await web.close();
+      },
+    };
+  } catch (e) {
+    // A failed setup must not leave the test web listening (the test file would never end).
+    await web.close();
+    throw e;
+  }
 }
 
 /** A server on `store` on a free loopback port. */

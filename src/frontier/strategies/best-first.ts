@@ -33,14 +33,47 @@ export function pageStanding(parent: ParentInfo): number {
   return 0.5 * Math.min(1, parent.relevance / Math.max(parent.threshold, 1e-9));
 }
 
-/** Best-first priority from the page's standing and a link's evidence. */
-export function standingPriority(parent: ParentInfo, evidence: number): number {
-  return STANDING_WEIGHT * pageStanding(parent) + (1 - STANDING_WEIGHT) * evidence;
+/** Links on a page beyond which each of them says less of its target. */
+export const CROWD_LINKS = 100;
+
+/** How crowded a page of `links` links is: tenfolds beyond `CROWD_LINKS`, 0 below. */
+export function crowding(links: number): number {
+  return links > CROWD_LINKS ? Math.log10(links / CROWD_LINKS) : 0;
 }
 
-/** Best-first priority of a link: its page's standing and its own evidence. */
-export function bestFirstPriority(parent: ParentInfo, text: LinkText, score: TextScorer): number {
-  return standingPriority(parent, linkEvidence(text, score));
+/** What best-first takes off a link's priority (StrategyOptions' `depthCost`, `crowdCost`). */
+export interface PriorityCosts {
+  /** Per link of depth of the page the link was found on. */
+  depthCost: number;
+  /** Per tenfold of links beyond `CROWD_LINKS` on that page (`crowding`). */
+  crowdCost: number;
+}
+
+const NO_COSTS: PriorityCosts = { depthCost: 0, crowdCost: 0 };
+
+/**
+ * Best-first priority from the page's standing and a link's evidence, less the costs
+ * of the page's depth and crowding (never below 0): among links of about the same
+ * standing and evidence, those of shallower and less crowded pages go first.
+ */
+export function standingPriority(
+  parent: ParentInfo,
+  evidence: number,
+  costs: PriorityCosts = NO_COSTS,
+): number {
+  const p = STANDING_WEIGHT * pageStanding(parent) + (1 - STANDING_WEIGHT) * evidence;
+  const cost = costs.depthCost * parent.depth + costs.crowdCost * crowding(parent.links);
+  return Math.max(0, p - cost);
+}
+
+/** Best-first priority of a link: its page's standing and its own evidence, less the costs. */
+export function bestFirstPriority(
+  parent: ParentInfo,
+  text: LinkText,
+  score: TextScorer,
+  costs: PriorityCosts = NO_COSTS,
+): number {
+  return standingPriority(parent, linkEvidence(text, score), costs);
 }
 
 /**
@@ -61,9 +94,12 @@ export function siblingEvidence(relevance: number, distance: number, decay: numb
  * tables of contents that score below the threshold thus still lead on, and a
  * crawl does not starve; `exploreSteps: 0` is DESIGN 1.1's strict gate. With
  * `siblingWindow` > 0, a judged page raises the evidence of the links up to that
- * many places from its own on the page that linked it (`siblingEvidence`).
+ * many places from its own on the page that linked it (`siblingEvidence`). Priorities
+ * pay `depthCost` per link of the page's depth and `crowdCost` per tenfold of its
+ * links beyond 100 (`standingPriority`).
  */
 export function bestFirst(o: StrategyOptions): LinkStrategy {
+  const costs: PriorityCosts = { depthCost: o.depthCost, crowdCost: o.crowdCost };
   return {
     name: 'best-first',
     seedValue: 0,
@@ -71,7 +107,7 @@ export function bestFirst(o: StrategyOptions): LinkStrategy {
     link: (p, text, score) => {
       const evidence = linkEvidence(text, score);
       return {
-        priority: standingPriority(p, evidence),
+        priority: standingPriority(p, evidence, costs),
         value: keptOrSeed(p) ? 0 : p.value + 1,
         evidence,
       };
@@ -81,7 +117,7 @@ export function bestFirst(o: StrategyOptions): LinkStrategy {
           siblings: {
             window: o.siblingWindow,
             lend: (relevance, distance) => siblingEvidence(relevance, distance, o.siblingDecay),
-            priority: standingPriority,
+            priority: (parent, evidence) => standingPriority(parent, evidence, costs),
           },
         }
       : {}),
