@@ -19,14 +19,24 @@ const rule = createStrategy('best-first', { siblingWindow: 3 }).siblings;
 const u = (i: number) => `http://a.test/${i}`;
 const near = (a: number, b: number) => Math.abs(a - b) < 1e-6;
 
-/** A table of contents of 9 entries, all sent with evidence 0 except entry 6 (0.9). */
-function toc(seen: SeenUrls, siblings: SiblingLinks, page = 'http://a.test/toc') {
-  const links = Array.from({ length: 9 }, (_, i) => ({ url: u(i), evidence: i === 6 ? 0.9 : 0 }));
+/** The links of `page`, every one sent (with its evidence's priority) and recorded. */
+function sendList(
+  seen: SeenUrls,
+  siblings: SiblingLinks,
+  page: string,
+  links: { url: string; evidence: number }[],
+) {
   for (const l of links) {
     seen.sent(l.url);
     seen.addChecked(rule?.priority(parent, l.evidence));
   }
   siblings.record(page, parent, 1, 0, links, new Set(links.map((l) => l.url)));
+}
+
+/** A table of contents of 9 entries, all sent with evidence 0 except entry 6 (0.9). */
+function toc(seen: SeenUrls, siblings: SiblingLinks, page = 'http://a.test/toc') {
+  const links = Array.from({ length: 9 }, (_, i) => ({ url: u(i), evidence: i === 6 ? 0.9 : 0 }));
+  sendList(seen, siblings, page, links);
 }
 
 test('a judged page raises its neighbours on the page that linked it, nearest most', () => {
@@ -70,29 +80,11 @@ test('syntax diagrams linked from a command page do not walk each other forward:
   const siblings = new SiblingLinks(rule, seen);
   const diagram = (i: number) => `http://a.test/syntax/${i}.html`;
   const links = Array.from({ length: 5 }, (_, i) => ({ url: diagram(i), evidence: 0 }));
-  for (const l of links) {
-    seen.sent(l.url);
-    seen.addChecked(rule.priority(parent, 0));
-  }
-  siblings.record(
-    'http://a.test/lang_createtable.html',
-    parent,
-    1,
-    0,
-    links,
-    new Set(links.map((l) => l.url)),
-  );
+  sendList(seen, siblings, 'http://a.test/lang_createtable.html', links);
   seen.claimed(diagram(2));
   assert.deepEqual(siblings.lend(diagram(2), 0.9, true, 1), []);
   // The same list on a page of syntax/ (its own table of contents) lends.
-  siblings.record(
-    'http://a.test/syntax/index.html',
-    parent,
-    1,
-    0,
-    links,
-    new Set(links.map((l) => l.url)),
-  );
+  sendList(seen, siblings, 'http://a.test/syntax/index.html', links);
   seen.claimed(diagram(3));
   assert.deepEqual(
     siblings
