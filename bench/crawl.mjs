@@ -16,7 +16,11 @@
 //                          two cores the crawlers are measured on; live: the generator itself
 //                          (~0.13 ms a page of server CPU, a quarter of a core at 1,500 pages/s)
 //   --focused-rounds N     rounds with the extra focused row (grid topic, threshold 0.1); 0: none
-//   --only focuscrawl,crawlee,focused,lean
+//   --only focuscrawl,crawlee,focused,lean,bare
+//                          bare: the least a crawler does, as a ceiling beside the peer:
+//                          undici (one keep-alive pool) + htmlparser2 collecting <a href>,
+//                          each resolved, kept on the topical hosts, deduplicated in a Set,
+//                          first in first out; no robots.txt, no store, no scoring
 //                          lean: focuscrawl without the search index, duplicate detection,
 //                          sitemaps and ranking (--full-text none --no-dedup --sitemaps none
 //                          --no-rank), to measure what they cost
@@ -318,14 +322,109 @@ async function roleCrawlee(port, conc) {
   };
 }
 
+/**
+ * The ceiling beside the peer: a crawl loop that only fetches, parses links and remembers
+ * what it has seen (undici + htmlparser2, in memory, breadth first). Nothing a crawler
+ * must do besides (robots.txt, politeness, relevance, a store that survives a crash) is in it.
+ */
+async function roleBare(port, conc) {
+  const { Pool } = await import('undici');
+  const { Parser } = await import('htmlparser2');
+  const allowed = new Set(['portal.test', ...facts().hosts]);
+  const pool = new Pool(`http://127.0.0.1:${port}`, { connections: conc });
+  const seen = new Set([PORTAL]);
+  const queue = [PORTAL];
+  let head = 0;
+  let started = 0;
+  let pages = 0;
+  let failed = 0;
+  let bytes = 0;
+  const one = async (u) => {
+    const url = new URL(u);
+    const res = await pool.request({
+      path: url.pathname + url.search,
+      method: 'GET',
+      headers: { host: url.host },
+    });
+    const text = await res.body.text();
+    bytes += text.length;
+    if (res.statusCode !== 200) return;
+    const p = new Parser({
+      onopentag(name, attrs) {
+        if (name !== 'a' || !attrs.href) return;
+        let to;
+        try {
+          to = new URL(attrs.href, u);
+        } catch {
+          return;
+        }
+        if (to.protocol !== 'http:' || !allowed.has(to.hostname)) return;
+        to.hash = '';
+        const s = to.href;
+        if (!seen.has(s)) {
+          seen.add(s);
+          queue.push(s);
+        }
+      },
+    });
+    p.end(text);
+  };
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  let inFlight = 0;
+  let wake = [];
+  const wakeAll = () => {
+    const w = wake;
+    wake = [];
+    for (const f of w) f();
+  };
+  await Promise.all(
+    Array.from({ length: conc }, async () => {
+      while (started < PAGES) {
+        if (head === queue.length) {
+          // Nothing queued: wait for a page in flight to add links, or stop when none is.
+          if (inFlight === 0) break;
+          await new Promise((r) => wake.push(r));
+          continue;
+        }
+        started++;
+        inFlight++;
+        const u = queue[head++];
+        try {
+          await one(u);
+          pages++;
+        } catch {
+          failed++;
+        }
+        inFlight--;
+        wakeAll();
+      }
+      wakeAll();
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  await pool.close();
+  return {
+    pages: pages + failed,
+    complete: pages,
+    discard: 0,
+    errors: failed,
+    bytes,
+    stopReason: pages + failed >= PAGES ? 'max-pages' : 'exhausted',
+    secs,
+    cpuMsPerPage: (cpu.user + cpu.system) / 1000 / Math.max(1, pages + failed),
+    storeBytes: 0,
+  };
+}
+
 async function roleCrawler() {
   const port = Number(values.port);
   const conc = Number(values.concurrency);
-  if (values.role !== 'crawlee' && values.role !== 'focuscrawl') {
-    throw new Error(`unknown role ${values.role}`);
-  }
-  const r =
-    values.role === 'crawlee' ? await roleCrawlee(port, conc) : await roleFocuscrawl(port, conc);
+  const roles = { crawlee: roleCrawlee, focuscrawl: roleFocuscrawl, bare: roleBare };
+  const role = roles[values.role];
+  if (!role) throw new Error(`unknown role ${values.role}`);
+  const r = await role(port, conc);
   r.rssMiB ??= process.resourceUsage().maxRSS / 1024;
   process.send(r, () => process.exit(0));
 }
@@ -434,6 +533,10 @@ async function coordinator() {
         conc: peerConc,
         rounds: Array.from({ length: n }, (_, i) => i),
       });
+    }
+    if (want('bare')) {
+      const c = Number(values.concurrency.split(',')[0]);
+      rows.push({ name: `bare loop c${c}`, kind: 'bare', conc: c, rounds: null });
     }
     if (want('focused')) {
       const n = Number(values['focused-rounds']);
@@ -545,7 +648,7 @@ async function coordinator() {
     s.ofCeilingIssue = s.pagesPerSec / CEILING_ISSUE;
     s.ofCeilingMeasured = s.pagesPerSec / CEILING_MEASURED;
     say(
-      `| ${s.name} | ${fmt(s.pagesPerSec)} | ${fmt(s.peakRssMiB)} MiB | ${fmt(s.pages)} | ${s.kind === 'crawlee' ? '–' : `${fmt(s.storeMiB)} MiB`} | ${s.cpuMsPerPage.toFixed(3)} ms | ${pct(s.serverCpuShare)} | ${s.vsPeerPagesPerSec ? `${s.vsPeerPagesPerSec.toFixed(1)}×` : '–'} | ${s.vsPeerRss ? pct(s.vsPeerRss) : '–'} | ${pct(s.ofCeilingIssue)} | ${pct(s.ofCeilingMeasured)} |`,
+      `| ${s.name} | ${fmt(s.pagesPerSec)} | ${fmt(s.peakRssMiB)} MiB | ${fmt(s.pages)} | ${s.kind !== 'focuscrawl' ? '–' : `${fmt(s.storeMiB)} MiB`} | ${s.cpuMsPerPage.toFixed(3)} ms | ${pct(s.serverCpuShare)} | ${s.vsPeerPagesPerSec ? `${s.vsPeerPagesPerSec.toFixed(1)}×` : '–'} | ${s.vsPeerRss ? pct(s.vsPeerRss) : '–'} | ${pct(s.ofCeilingIssue)} | ${pct(s.ofCeilingMeasured)} |`,
     );
   }
   if (peer) {
