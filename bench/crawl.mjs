@@ -272,6 +272,23 @@ async function forbidLookups() {
   dns.default.promises.lookup = async (host) => refuse(host);
 }
 
+/** The figures of a crawler that keeps nothing (Crawlee, the bare loop), from its start. */
+function inMemoryResult(pages, failed, bytes, t0, cpu0) {
+  const secs = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    pages: pages + failed,
+    complete: pages,
+    discard: 0,
+    errors: failed,
+    bytes,
+    stopReason: pages + failed >= PAGES ? 'max-pages' : 'exhausted',
+    secs,
+    cpuMsPerPage: (cpu.user + cpu.system) / 1000 / Math.max(1, pages + failed),
+    storeBytes: 0,
+  };
+}
+
 async function roleCrawlee(port, conc) {
   await forbidLookups();
   process.env.CRAWLEE_LOG_LEVEL = 'WARNING';
@@ -306,20 +323,7 @@ async function roleCrawlee(port, conc) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   await crawler.run([PORTAL]);
-  const secs = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  return {
-    pages: pages + failed,
-    complete: pages,
-    discard: 0,
-    errors: failed,
-    bytes,
-    stopReason: pages + failed >= PAGES ? 'max-pages' : 'exhausted',
-    secs,
-    cpuMsPerPage: (cpu.user + cpu.system) / 1000 / Math.max(1, pages + failed),
-    storeBytes: 0,
-    non200,
-  };
+  return { ...inMemoryResult(pages, failed, bytes, t0, cpu0), non200 };
 }
 
 /**
@@ -402,20 +406,9 @@ async function roleBare(port, conc) {
       wakeAll();
     }),
   );
-  const secs = (performance.now() - t0) / 1000;
-  const cpu = process.cpuUsage(cpu0);
+  const r = inMemoryResult(pages, failed, bytes, t0, cpu0);
   await pool.close();
-  return {
-    pages: pages + failed,
-    complete: pages,
-    discard: 0,
-    errors: failed,
-    bytes,
-    stopReason: pages + failed >= PAGES ? 'max-pages' : 'exhausted',
-    secs,
-    cpuMsPerPage: (cpu.user + cpu.system) / 1000 / Math.max(1, pages + failed),
-    storeBytes: 0,
-  };
+  return r;
 }
 
 async function roleCrawler() {
