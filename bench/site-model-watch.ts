@@ -43,6 +43,7 @@ import {
   type WebSize,
 } from '../src/testweb/index.js';
 import { parseBudget, type WatchSummary, watch } from '../src/watch/index.js';
+import { webFetcher } from '../test/web-fetcher.js';
 
 const { values } = parseArgs({
   options: {
@@ -262,13 +263,7 @@ async function runOne(host: string, learn: boolean): Promise<RunFigures> {
         scope: 'same-host',
         sitemaps: 'none',
         ...(learn ? { siteModel: 'learn' } : {}),
-        fetcher: {
-          resolve: [web.resolve],
-          allowPrivateAddresses: true,
-          delayMs: 0,
-          concurrency: 8,
-          perHostConcurrency: 2,
-        },
+        fetcher: webFetcher(web),
       },
       { budget: values.budget, durationMs, planIntervalMs: 2000 },
     );

@@ -17,6 +17,7 @@ import {
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
 import { tempDir } from '../../src/util/testing.js';
+import { webFetcher } from '../web-fetcher.js';
 
 let web: TestWeb;
 const root = tempDir('adapt');
@@ -37,13 +38,7 @@ function options(dir: string, o: Partial<CrawlOptionsInput>): CrawlOptionsInput 
     store: dir,
     topic: grid.topic,
     seeds: grid.seeds,
-    fetcher: {
-      resolve: [web.resolve],
-      allowPrivateAddresses: true,
-      delayMs: 0,
-      concurrency: 8,
-      perHostConcurrency: 2,
-    },
+    fetcher: webFetcher(web),
     ...o,
   };
 }

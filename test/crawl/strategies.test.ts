@@ -9,6 +9,7 @@ import { type CrawlOptionsInput, crawl, STRATEGIES } from '../../src/crawl/index
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
 import { tempDir } from '../../src/util/testing.js';
+import { webFetcher } from '../web-fetcher.js';
 
 const SIZE = 'small';
 let web: TestWeb;
@@ -34,13 +35,7 @@ async function run(name: string, topicId: string, o: Partial<CrawlOptionsInput>)
     store: dir,
     topic: t.topic,
     seeds: t.seeds,
-    fetcher: {
-      resolve: [web.resolve],
-      allowPrivateAddresses: true,
-      delayMs: 0,
-      concurrency: 8,
-      perHostConcurrency: 2,
-    },
+    fetcher: webFetcher(web),
     ...o,
   });
   const store = await openStore(dir, { readonly: true });

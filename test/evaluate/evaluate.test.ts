@@ -10,6 +10,7 @@ import type { StoreEvaluation } from '../../src/evaluate/index.js';
 import { openStore } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
 import { runCli } from '../run-cli.js';
+import { webFetcher } from '../web-fetcher.js';
 
 const BUDGET = 200;
 const root = mkdtempSync(join(tmpdir(), 'focuscrawl-evaluate-'));
@@ -31,13 +32,7 @@ before(async () => {
     topic: T.topic,
     seeds: T.seeds,
     maxPages: BUDGET,
-    fetcher: {
-      resolve: [web.resolve],
-      allowPrivateAddresses: true,
-      delayMs: 0,
-      concurrency: 8,
-      perHostConcurrency: 2,
-    },
+    fetcher: webFetcher(web),
   });
   writeFileSync(labelsJson, JSON.stringify(L, null, 1));
   writeFileSync(relevantTxt, `# monitor\n${T.relevant.join('\n')}\n`);

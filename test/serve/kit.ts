@@ -7,6 +7,7 @@ import { type Server, type StartServerInput, startServer } from '../../src/serve
 import { openStore, type Store } from '../../src/store/index.js';
 import { labels, startTestWeb, type TestWeb } from '../../src/testweb/index.js';
 import { tempDir } from '../../src/util/testing.js';
+import { webFetcher } from '../web-fetcher.js';
 
 export const MONITOR = (() => {
   const t = labels({ seed: 1, size: 'small' }).topics.find((x) => x.id === 'monitor');
@@ -42,13 +43,7 @@ export async function crawledStore(maxPages = 120): Promise<Kit> {
       storeBodies: 'all',
       fullText: 'kept',
       sitemaps: 'none',
-      fetcher: {
-        resolve: [web.resolve],
-        allowPrivateAddresses: true,
-        delayMs: 0,
-        concurrency: 8,
-        perHostConcurrency: 2,
-      },
+      fetcher: webFetcher(web),
     });
     assert.ok(
       summary.counts.complete > 5 && summary.counts.discard > 0,

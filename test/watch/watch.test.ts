@@ -11,6 +11,7 @@ import { forumThreads, startTestWeb, type TestWeb } from '../../src/testweb/inde
 import { tempDir } from '../../src/util/testing.js';
 import { watch } from '../../src/watch/index.js';
 import { spawnCli } from '../crawl/resume-helpers.js';
+import { webFetcher } from '../web-fetcher.js';
 
 const root = tempDir('watch');
 let n = 0;
@@ -26,13 +27,7 @@ after(async () => {
   await web.close();
 });
 
-const fetcher = () => ({
-  resolve: [web.resolve],
-  allowPrivateAddresses: true,
-  delayMs: 0,
-  concurrency: 8,
-  perHostConcurrency: 2,
-});
+const fetcher = () => webFetcher(web);
 
 /** Every page is kept: these tests are about freshness, not focus. */
 const topic = { keywords: { forum: 1, news: 1 }, threshold: 0 };
