@@ -32,6 +32,7 @@
 //   --cpu-prof DIR         profile the focuscrawl children (node --cpu-prof) and print the
 //                          functions with the most self time
 //   --json                 machine-readable results on stdout (the report goes to stderr)
+//   Each round line gives the server's own count of the requests it answered (replay).
 //   --verbose              focuscrawl children print progress and memory every second
 //   --node-args=...        Node options for the focuscrawl children (e.g. --node-args=--max-old-space-size=256)
 import { execFileSync, fork, spawn } from 'node:child_process';
@@ -107,8 +108,10 @@ async function topicalHosts() {
 async function roleServer() {
   const { startTestWeb, listPageUrls } = await import('../dist/testweb/index.js');
   const web = await startTestWeb({ port: 0, seed: 1, size: SIZE, maxLogEntries: 0 });
+  // The server's own count of what the crawlers asked for (replay only; null when live).
+  const log = { requests: values.server === 'live' ? null : 0, robots: 0 };
   process.on('message', (m) => {
-    if (m === 'cpu') process.send({ cpu: process.cpuUsage() });
+    if (m === 'cpu') process.send({ cpu: process.cpuUsage(), ...log });
   });
   if (values.server === 'live') {
     process.send({ port: web.port });
@@ -152,6 +155,8 @@ async function roleServer() {
     }),
   );
   const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    log.requests++;
+    if (req.url === '/robots.txt') log.robots++;
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const hit = cache.get(host + req.url);
     const send = (e) => res.writeHead(e.status, e.headers).end(e.body);
@@ -479,9 +484,16 @@ function profileReport(dir, since) {
 async function coordinator() {
   const server = child(['--role', 'server', '--size', SIZE, '--server', values.server]);
   const { port } = await server.first;
-  const serverCpu = () =>
+  /** The server's CPU (ms) and its count of requests so far. */
+  const serverState = () =>
     new Promise((resolve) => {
-      server.cp.once('message', (m) => resolve((m.cpu.user + m.cpu.system) / 1000));
+      server.cp.once('message', (m) =>
+        resolve({
+          cpuMs: (m.cpu.user + m.cpu.system) / 1000,
+          requests: m.requests,
+          robots: m.robots,
+        }),
+      );
       server.cp.send('cpu');
     });
   const only = values.only ? new Set(values.only.split(',')) : null;
@@ -587,17 +599,21 @@ async function coordinator() {
         execArgv.push(...values['node-args'].split(' ').filter(Boolean));
       }
       const since = Date.now();
-      const s0 = await serverCpu();
+      const s0 = await serverState();
       const r = await child(args, execArgv, row.cpus).first;
       if (r.storeDir) rmSync(r.storeDir, { recursive: true, force: true });
       delete r.storeDir;
-      const s1 = await serverCpu();
+      const s1 = await serverState();
       r.pps = r.pages / r.secs;
-      r.serverCpuShare = (s1 - s0) / 1000 / r.secs;
+      r.serverCpuShare = (s1.cpuMs - s0.cpuMs) / 1000 / r.secs;
+      if (s0.requests !== null) {
+        r.serverRequests = s1.requests - s0.requests;
+        r.serverRobots = s1.robots - s0.robots;
+      }
       r.round = round + 1;
       row.results.push(r);
       say(
-        `round ${round + 1} ${row.name.padEnd(34)} ${fmt(r.pps).padStart(6)} pages/s  ${fmt(r.pages).padStart(6)} pages (${r.complete} kept, ${r.discard} discarded, ${r.errors} errors, ${r.stopReason})  ${fmt(r.secs, 1)} s  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${fmt(r.rssMiB)} MiB  store ${fmt(r.storeBytes / 1048576)} MiB  server CPU ${pct(r.serverCpuShare)}`,
+        `round ${round + 1} ${row.name.padEnd(34)} ${fmt(r.pps).padStart(6)} pages/s  ${fmt(r.pages).padStart(6)} pages (${r.complete} kept, ${r.discard} discarded, ${r.errors} errors, ${r.stopReason})  ${fmt(r.secs, 1)} s  CPU ${r.cpuMsPerPage.toFixed(3)} ms/page  peak RSS ${fmt(r.rssMiB)} MiB  store ${fmt(r.storeBytes / 1048576)} MiB  server CPU ${pct(r.serverCpuShare)}${r.serverRequests === undefined ? '' : `  server log ${fmt(r.serverRequests)} requests (${fmt(r.serverRobots)} robots.txt)`}`,
       );
       if (prof) {
         await new Promise((res) => setTimeout(res, 500));
@@ -622,6 +638,7 @@ async function coordinator() {
       storeMiB: median(row.results.map((r) => r.storeBytes / 1048576)),
       cpuMsPerPage: median(row.results.map((r) => r.cpuMsPerPage)),
       serverCpuShare: median(row.results.map((r) => r.serverCpuShare)),
+      serverRequests: median(row.results.map((r) => r.serverRequests ?? Number.NaN)),
       cpus: row.cpus,
       rounds: row.results,
     }));
